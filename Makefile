@@ -1,0 +1,54 @@
+# The two commands of the README: `make play` and `make test`.
+# Each creates .venv/ at the repository root and installs what it needs on first use.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PLAY_STAMP := $(VENV)/.play-installed
+TEST_STAMP := $(VENV)/.test-installed
+ARGS ?=
+
+.PHONY: play test lint typecheck pytest browser clean bench
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m devilsgrip.i18n_build
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m devilsgrip.i18n_build
+	touch $@ $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
+	$(BIN)/devilsgrip $(ARGS)
+
+# Debian's chromium for the browser tests (installed when missing and we may).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-dejavu-core) >/dev/null \
+	      || echo "warning: could not install chromium; browser tests will be skipped"; \
+	  else echo "warning: chromium missing; browser tests will be skipped"; fi; \
+	fi
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: $(TEST_STAMP)
+	$(BIN)/mypy src/devilsgrip
+
+pytest: $(TEST_STAMP) browser
+	$(BIN)/pytest -n 2 $(ARGS)
+
+test: lint typecheck pytest
+
+bench: $(TEST_STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

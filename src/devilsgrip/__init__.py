@@ -1,0 +1,75 @@
+"""Devil's Grip solitaire: the engine.
+
+>>> from devilsgrip import Game
+>>> game = Game(1)
+>>> game.play("d")
+Move.from_text('d')
+"""
+
+from devilsgrip.cards import Card, card_code, card_name, numbered_deck
+from devilsgrip.errors import (
+    CardError,
+    DeckError,
+    DevilsGripError,
+    IllegalMoveError,
+    MoveError,
+    PositionError,
+    RecordError,
+    RulesError,
+)
+from devilsgrip.game import Game, LegalMoves, Rating, Status, View, render_text
+from devilsgrip.notation import (
+    DEAL,
+    REDEAL,
+    Move,
+    MoveKind,
+    format_deck,
+    format_moves,
+    grid_build,
+    parse_card,
+    parse_cell,
+    parse_deck,
+    parse_moves,
+    swap,
+    talon_build,
+)
+from devilsgrip.rules import PRESETS, Rules
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEAL",
+    "PRESETS",
+    "REDEAL",
+    "Card",
+    "CardError",
+    "DeckError",
+    "DevilsGripError",
+    "Game",
+    "IllegalMoveError",
+    "LegalMoves",
+    "Move",
+    "MoveError",
+    "MoveKind",
+    "PositionError",
+    "Rating",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "Status",
+    "View",
+    "__version__",
+    "card_code",
+    "card_name",
+    "format_deck",
+    "format_moves",
+    "grid_build",
+    "numbered_deck",
+    "parse_card",
+    "parse_cell",
+    "parse_deck",
+    "parse_moves",
+    "render_text",
+    "swap",
+    "talon_build",
+]

@@ -1,0 +1,155 @@
+"""Cards, the 96-card deck and numbered deals.
+
+A card is a small int ``0 <= card < 48``: ``card = suit * 12 + (rank - 2)``
+with suits in the order spades, hearts, diamonds, clubs and ranks 2 .. 13
+(jack 11, queen 12, king 13).  Every card exists twice in the deck; the two
+copies are the same int.
+
+With this numbering the card that goes on ``card`` in its suit sequence
+(2-5-8-J, 3-6-9-Q, 4-7-10-K) is simply ``card + 3``, when
+``card % 12 < 9``.
+
+Numbered deals
+--------------
+Game number ``n`` (``1 <= n < 2**63``) gives one deal on every platform and in
+every version.  The shuffle does not use Python's :mod:`random`:
+
+1. start from the deck in *reference order*: two copies, each copy the suits
+   spades, hearts, diamonds, clubs, each suit ranks 2 .. K
+   (``2S 3S .. KS 2H .. KC 2S .. KC``);
+2. seed a SplitMix64 generator with ``n``: ``state = n``; every call does
+   ``state = (state + 0x9E3779B97F4A7C15) mod 2**64`` and returns
+   ``z = state``, ``z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9``,
+   ``z = (z ^ z >> 27) * 0x94D049BB133111EB``, ``z ^ z >> 31`` (mod ``2**64``);
+3. Fisher-Yates from the end: for ``i`` from 95 down to 1, draw ``j`` uniform
+   in ``0 .. i`` by rejection (draw ``x``; reject while
+   ``x >= 2**64 - 2**64 % (i + 1)``; ``j = x % (i + 1)``) and exchange
+   positions ``i`` and ``j``.
+
+The result is the deck string order: the first 24 cards fill the grid row by
+row, the 25th is the top of the stock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+Card = int
+
+SUITS: Final = "SHDC"
+SUIT_SYMBOLS: Final = "♠♥♦♣"
+SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+RANKS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+RANK_CODES: Final = "23456789TJQK"
+RANK_NAMES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+
+N_CARDS: Final = 48
+"""Distinct cards (each exists twice)."""
+DECK_SIZE: Final = 96
+GRID_SIZE: Final = 24
+COLUMNS: Final = 8
+ROWS: Final = 3
+MAX_GAME_NUMBER: Final = 2**63 - 1
+
+_MASK64: Final = (1 << 64) - 1
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (2 .. 13) and ``suit`` (0 .. 3, spades first)."""
+    if not 2 <= rank <= 13 or not 0 <= suit <= 3:
+        raise ValueError(f"no such card: rank {rank}, suit {suit}")
+    return suit * 12 + rank - 2
+
+
+RANK_OF: Final[tuple[int, ...]] = tuple(c % 12 + 2 for c in range(N_CARDS))
+SUIT_OF: Final[tuple[int, ...]] = tuple(c // 12 for c in range(N_CARDS))
+LEVEL_OF: Final[tuple[int, ...]] = tuple(c % 12 // 3 for c in range(N_CARDS))
+"""Position in its sequence: 0 for the bases 2, 3, 4; 3 for J, Q, K."""
+SEQUENCE_OF: Final[tuple[int, ...]] = tuple(c % 3 for c in range(N_CARDS))
+"""0 for 2-5-8-J, 1 for 3-6-9-Q, 2 for 4-7-10-K."""
+NEXT: Final[tuple[int, ...]] = tuple(c + 3 if c % 12 < 9 else -1 for c in range(N_CARDS))
+"""The card that may be placed on this one, or -1 (nothing goes on J, Q, K)."""
+PREV: Final[tuple[int, ...]] = tuple(c - 3 if c % 12 >= 3 else -1 for c in range(N_CARDS))
+"""The card this one may be placed on, or -1 (bases go on nothing)."""
+IS_BASE: Final[tuple[bool, ...]] = tuple(c % 12 < 3 for c in range(N_CARDS))
+IS_TOP: Final[tuple[bool, ...]] = tuple(c % 12 >= 9 for c in range(N_CARDS))
+
+CARD_CODES: Final[tuple[str, ...]] = tuple(
+    RANK_CODES[c % 12] + SUITS[c // 12] for c in range(N_CARDS)
+)
+
+_SUIT_ALIASES: Final = {
+    "S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+    "♤": 0, "♡": 1, "♢": 2, "♧": 3,
+}
+_RANK_ALIASES: Final = {code: i + 2 for i, code in enumerate(RANK_CODES)} | {"10": 10}
+
+
+def parse_card_or_none(text: str) -> Card | None:
+    """The card named by ``text`` (``"TS"``, ``"10♠"``, ``"qh"``) or None."""
+    t = text.strip().upper()
+    if len(t) < 2:
+        return None
+    rank = _RANK_ALIASES.get(t[:-1])
+    suit = _SUIT_ALIASES.get(t[-1])
+    if rank is None or suit is None:
+        return None
+    return suit * 12 + rank - 2
+
+
+def card_code(card: Card) -> str:
+    """Canonical two-letter code: ``"TS"`` for the ten of spades."""
+    return CARD_CODES[card]
+
+
+def card_symbol(card: Card) -> str:
+    """Short form with a suit symbol: ``"10♠"``."""
+    rank = RANK_OF[card]
+    r = "10" if rank == 10 else RANK_CODES[rank - 2]
+    return r + SUIT_SYMBOLS[SUIT_OF[card]]
+
+
+def card_name(card: Card) -> str:
+    """English name: ``"8 of spades"``, ``"queen of hearts"``."""
+    return f"{RANK_NAMES[card % 12]} of {SUIT_NAMES[card // 12]}"
+
+
+def reference_deck() -> list[Card]:
+    """The unshuffled deck: two copies of 2S .. KS 2H .. KC."""
+    return [c for _ in range(2) for c in range(N_CARDS)]
+
+
+def _splitmix64(seed: int) -> Iterator[int]:
+    state = seed & _MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & _MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        yield z ^ (z >> 31)
+
+
+def numbered_deck(number: int) -> list[Card]:
+    """The deck of game ``number`` (see the module documentation)."""
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise TypeError("a game number is an int")
+    if not 1 <= number <= MAX_GAME_NUMBER:
+        raise ValueError(f"game number {number} out of range 1 .. {MAX_GAME_NUMBER}")
+    deck = reference_deck()
+    rng = _splitmix64(number)
+    for i in range(DECK_SIZE - 1, 0, -1):
+        bound = i + 1
+        limit = (1 << 64) - (1 << 64) % bound
+        x = next(rng)
+        while x >= limit:
+            x = next(rng)
+        j = x % bound
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+CELL_NAMES: Final[tuple[str, ...]] = tuple(
+    "abcdefgh"[i % COLUMNS] + str(i // COLUMNS + 1) for i in range(GRID_SIZE)
+)
+"""``a1`` .. ``h1``, ``a2`` .. ``h3``: cell ``i`` is column ``i % 8``, row ``i // 8``."""

@@ -1,0 +1,63 @@
+"""Subcommands of ``devilsgrip``: one module each, with ``register(subparsers)``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from devilsgrip.errors import RulesError
+from devilsgrip.game import Game
+from devilsgrip.i18n import _
+from devilsgrip.rules import Rules
+
+
+def add_game_options(parser: argparse.ArgumentParser, *, deal: bool = True) -> None:
+    """``--rules``, ``--lang`` and ``--db`` (and ``--game``/``--deck`` with ``deal``)."""
+    parser.add_argument(
+        "--rules", default="classic", metavar="RULES",
+        help=_("rules preset and options, e.g. classic, single-pass, literal,move_unit=run"),
+    )
+    parser.add_argument("--lang", metavar="LANG", help=_("language: en, fr, da, es or hu"))
+    parser.add_argument(
+        "--db", metavar="PATH", type=Path,
+        help=_("database file (default: $DEVILSGRIP_DB or the user data directory)"),
+    )
+    if deal:
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--game", type=int, metavar="N", help=_("game number"))
+        group.add_argument("--deck", metavar="DECK", help=_("deck string: 96 card codes"))
+
+
+def parse_rules(text: str) -> Rules:
+    try:
+        return Rules.parse(text)
+    except RulesError:
+        raise
+
+
+def make_game(number: int | None, deck: str | None, rules: str) -> Game:
+    """The game the options name (a random numbered deal when neither is given)."""
+    if deck is not None:
+        return Game(deck=deck, rules=rules)
+    if number is None:
+        import random
+
+        number = random.randint(1, 10**9)
+    return Game(number, rules=rules)
+
+
+def db_path(args: argparse.Namespace) -> Path | None:
+    value = getattr(args, "db", None)
+    if value is not None:
+        return Path(value)
+    env = os.environ.get("DEVILSGRIP_DB")
+    return Path(env) if env else None
+
+
+def read_text(path: str) -> str:
+    """A file's text, or standard input for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    return Path(path).read_text(encoding="utf-8")

@@ -1,0 +1,967 @@
+"""The game: one front door to the rules of Devil's Grip.
+
+>>> game = Game(1)
+>>> game.score, len(game.stock), len(game.talon)
+(72, 72, 0)
+>>> game.play("d")
+Move.from_text('d')
+>>> game.score, len(game.talon)
+(72, 3)
+>>> game.pop()
+Move.from_text('d')
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final
+
+from devilsgrip.cards import (
+    CARD_CODES,
+    CELL_NAMES,
+    COLUMNS,
+    DECK_SIZE,
+    GRID_SIZE,
+    IS_BASE,
+    IS_TOP,
+    N_CARDS,
+    NEXT,
+    PREV,
+    SUIT_OF,
+    Card,
+    card_name,
+    numbered_deck,
+)
+from devilsgrip.errors import (
+    CardError,
+    DeckError,
+    IllegalMoveError,
+    MoveError,
+    PositionError,
+    RecordError,
+    RulesError,
+)
+from devilsgrip.notation import (
+    DEAL,
+    GRID_BUILDS,
+    REDEAL,
+    SWAPS,
+    TALON_BUILDS,
+    Move,
+    MoveKind,
+    format_cards,
+    format_deck,
+    parse_cards,
+    parse_deck,
+    split_move_text,
+)
+from devilsgrip.rules import CLASSIC, Rules
+
+Pile = tuple[Card, ...]
+
+_DEAL, _REDEAL, _TALON, _BUILD, _SWAP = (
+    MoveKind.DEAL,
+    MoveKind.REDEAL,
+    MoveKind.TALON,
+    MoveKind.BUILD,
+    MoveKind.SWAP,
+)
+_FILL_NONE, _FILL_STOCK, _FILL_TALON = 0, 1, 2
+
+
+class Rating(Enum):
+    """How good a final score is (RULES.md, "Score, win and rating")."""
+
+    WON = "won"
+    BRILLIANT = "brilliant"
+    EXCELLENT = "excellent"
+    GOOD = "good"
+    NONE = "none"
+
+    @staticmethod
+    def of(score: int) -> Rating:
+        if score <= 0:
+            return Rating.WON
+        if score <= 2:
+            return Rating.BRILLIANT
+        if score <= 5:
+            return Rating.EXCELLENT
+        if score <= 10:
+            return Rating.GOOD
+        return Rating.NONE
+
+
+class Status(Enum):
+    """Where a game stands, as a record states it."""
+
+    IN_PROGRESS = "in progress"
+    OVER = "over"
+    WON = "won"
+    GIVEN_UP = "given up"
+
+
+@dataclass(frozen=True)
+class View:
+    """What a player may see: never the order of stock cards not yet seen.
+
+    ``stock_order`` is the stock from its top when the player has seen every
+    stock card (after a redeal: they were all turned before), else None, and
+    ``unseen`` then lists the stock's cards sorted, not in their order.
+    """
+
+    rules: Rules
+    grid: tuple[Pile, ...]
+    talon: tuple[Card, ...]
+    stock_count: int
+    stock_order: tuple[Card, ...] | None
+    unseen: tuple[Card, ...]
+    redeals_done: int
+    redeals_left: int | None
+    moves_played: int
+    score: int
+    rating: Rating
+    over: bool
+    won: bool
+    given_up: bool
+    legal: tuple[Move, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (card codes and move texts)."""
+        return {
+            "rules": str(self.rules),
+            "grid": [[CARD_CODES[c] for c in pile] for pile in self.grid],
+            "talon": [CARD_CODES[c] for c in self.talon],
+            "stock": self.stock_count,
+            "stock_order": (
+                None if self.stock_order is None else [CARD_CODES[c] for c in self.stock_order]
+            ),
+            "unseen": [CARD_CODES[c] for c in self.unseen],
+            "redeals_done": self.redeals_done,
+            "redeals_left": self.redeals_left,
+            "moves": self.moves_played,
+            "score": self.score,
+            "rating": self.rating.value,
+            "over": self.over,
+            "won": self.won,
+            "given_up": self.given_up,
+            "legal": [m.text() for m in self.legal],
+        }
+
+
+class LegalMoves:
+    """A live view of the legal moves of a game (like python-chess's)."""
+
+    __slots__ = ("_game", "_swaps")
+
+    def __init__(self, game: Game, swaps: bool) -> None:
+        self._game = game
+        self._swaps = swaps
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._game.generate_moves(swaps=self._swaps))
+
+    def __len__(self) -> int:
+        return len(self._game.generate_moves(swaps=self._swaps))
+
+    def __bool__(self) -> bool:
+        return bool(self._game.generate_moves(swaps=False)) or (
+            self._swaps and any(self._game.grid)
+        )
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move):
+            return False
+        if move.kind == _SWAP and not self._swaps:
+            return False
+        return self._game.reason(move) is None
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(m.text() for m in self)})>"
+
+
+class Game:
+    """A game of Devil's Grip: the true state, legal moves, undo and redo.
+
+    Randomness enters once, here: ``Game(n)`` deals game number ``n``,
+    ``Game(deck=...)`` a deck string (or list of cards), ``Game(rng=r)`` a
+    deck shuffled by an explicit :class:`random.Random`.  Everything after is
+    deterministic.
+    """
+
+    def __init__(
+        self,
+        number: int | None = None,
+        *,
+        deck: str | Iterable[Card] | None = None,
+        rules: Rules | str = CLASSIC,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.rules: Rules = Rules.parse(rules)
+        given = sum(x is not None for x in (number, deck, rng))
+        if given > 1:
+            raise ValueError("give a game number, a deck or an rng, not several")
+        self.number: int | None = None
+        if number is not None:
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise DeckError("game-number-bad", f"bad game number {number!r}", number=number)
+            try:
+                cards = numbered_deck(number)
+            except ValueError as exc:
+                raise DeckError(
+                    "game-number-range",
+                    f"game number {number} is out of range: 1 .. {2**63 - 1}",
+                    number=number,
+                ) from exc
+            self.number = number
+        elif deck is not None:
+            cards = parse_deck(deck) if isinstance(deck, str) else parse_deck(format_deck(deck))
+        else:
+            cards = [c for _ in range(2) for c in range(N_CARDS)]
+            (rng or random.Random()).shuffle(cards)
+        self.deck: tuple[Card, ...] | None = tuple(cards)
+        self.grid: list[Pile] = [(c,) for c in cards[:GRID_SIZE]]
+        self.stock: list[Card] = cards[GRID_SIZE:][::-1]
+        """Stock cards, the top last (``stock[-1]`` is dealt next)."""
+        self.talon: list[Card] = []
+        """Talon cards in the order turned: the top (playable) last."""
+        self.redeals_done = 0
+        self.given_up = False
+        self.tags: dict[str, str] = {}
+        self._stack: list[tuple[Move, int]] = []
+        self._redo: list[Move] = []
+        self._moves_before = 0
+        self.start_position: str = self.position()
+
+    # ----------------------------------------------------------- construction
+    @classmethod
+    def from_position(cls, text: str) -> Game:
+        """A game that starts from a position string (see :meth:`position`)."""
+        game = cls.__new__(cls)
+        game._load_position(text)
+        game.number = None
+        game.deck = None
+        game.given_up = False
+        game.tags = {}
+        game._stack = []
+        game._redo = []
+        game.start_position = game.position()
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy with the same state, history and redo list."""
+        new = Game.__new__(Game)
+        new.rules = self.rules
+        new.number = self.number
+        new.deck = self.deck
+        new.grid = self.grid.copy()
+        new.stock = self.stock.copy()
+        new.talon = self.talon.copy()
+        new.redeals_done = self.redeals_done
+        new.given_up = self.given_up
+        new.tags = dict(self.tags)
+        new._stack = self._stack.copy()
+        new._redo = self._redo.copy()
+        new._moves_before = self._moves_before
+        new.start_position = self.start_position
+        return new
+
+    def restart(self) -> None:
+        """Back to the start position (the moves are kept for redo)."""
+        while self._stack:
+            self._redo.append(self.pop())
+        self.given_up = False
+
+    # ------------------------------------------------------------- properties
+    @property
+    def score(self) -> int:
+        """Cards not in the grid (stock + talon). Lower is better."""
+        return len(self.stock) + len(self.talon)
+
+    @property
+    def rating(self) -> Rating:
+        return Rating.of(self.score)
+
+    @property
+    def redeals_left(self) -> int | None:
+        """Redeals still allowed, or None for unlimited."""
+        if self.rules.redeals is None:
+            return None
+        return max(0, self.rules.redeals - self.redeals_done)
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played from the start position, in order."""
+        return [m for m, _ in self._stack]
+
+    @property
+    def moves_played(self) -> int:
+        return len(self._stack)
+
+    @property
+    def redo_stack(self) -> list[Move]:
+        """Moves undone that :meth:`redo` would play again, the next one last."""
+        return list(self._redo)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._stack) and not self.given_up
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo) and not self.given_up
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """Every legal move, swaps included."""
+        return LegalMoves(self, swaps=True)
+
+    @property
+    def legal_moves_no_swaps(self) -> LegalMoves:
+        """Every legal move but swaps (which never change the score): for search and hints."""
+        return LegalMoves(self, swaps=False)
+
+    def grid_cards(self) -> int:
+        return sum(len(p) for p in self.grid)
+
+    def is_won(self) -> bool:
+        """Score 0: all 96 cards in the grid."""
+        return not self.stock and not self.talon
+
+    @property
+    def status(self) -> Status:
+        if self.given_up:
+            return Status.GIVEN_UP
+        if self.is_won():
+            return Status.WON
+        if self.is_over():
+            return Status.OVER
+        return Status.IN_PROGRESS
+
+    # ---------------------------------------------------------- move generation
+    def _can_redeal(self) -> bool:
+        r = self.rules.redeals
+        return r is None or self.redeals_done < r
+
+    def generate_moves(self, swaps: bool = False) -> list[Move]:
+        """The legal moves as a list: deal/redeal, talon builds, grid builds, swaps."""
+        moves: list[Move] = []
+        stock, talon, grid = self.stock, self.talon, self.grid
+        if stock:
+            moves.append(DEAL)
+        elif talon and self._can_redeal():
+            moves.append(REDEAL)
+        if talon:
+            want = PREV[talon[-1]]
+            if want >= 0:
+                for d in range(GRID_SIZE):
+                    p = grid[d]
+                    if p and p[-1] == want:
+                        moves.append(TALON_BUILDS[d])
+        run = self.rules.move_unit == "run"
+        for d in range(GRID_SIZE):
+            p = grid[d]
+            if not p:
+                continue
+            c = NEXT[p[-1]]
+            if c < 0:
+                continue
+            builds = GRID_BUILDS
+            for s in range(GRID_SIZE):
+                q = grid[s]
+                if q and s != d and ((c in q) if run else q[-1] == c):
+                    moves.append(builds[s][d])
+        if swaps:
+            for a in range(GRID_SIZE):
+                row = SWAPS[a]
+                pa = grid[a]
+                for b in range(a + 1, GRID_SIZE):
+                    if pa or grid[b]:
+                        moves.append(row[b])
+        return moves
+
+    def reason(self, move: Move) -> IllegalMoveError | None:
+        """None if ``move`` is legal here, else the error that says why not."""
+        k = move.kind
+        text = move.text()
+        stock, talon, grid = self.stock, self.talon, self.grid
+
+        def err(code: str, message: str, **params: Any) -> IllegalMoveError:
+            return IllegalMoveError(code, f"{text}: {message}", move=text, **params)
+
+        if k == _DEAL:
+            if not stock:
+                return err("stock-empty", "the stock is empty")
+            return None
+        if k == _REDEAL:
+            if stock:
+                return err("stock-not-empty", "the stock is not empty yet: deal it first")
+            if not talon:
+                return err("talon-empty", "the talon is empty: nothing to redeal")
+            if not self._can_redeal():
+                return err(
+                    "no-redeals-left",
+                    f"no redeals left (these rules allow {self.rules.redeals})",
+                    allowed=self.rules.redeals,
+                )
+            return None
+        if k == _SWAP:
+            if not grid[move.src] and not grid[move.dst]:
+                return err("swap-both-empty", "both cells are empty", a=CELL_NAMES[move.src],
+                           b=CELL_NAMES[move.dst])
+            return None
+        dst = move.dst
+        target = grid[dst]
+        if k == _TALON:
+            if not talon:
+                return err("talon-empty", "the talon is empty")
+            return self._fit(talon[-1], target, dst, err)
+        # grid build
+        source = grid[move.src]
+        if not source:
+            return err("source-empty", f"{CELL_NAMES[move.src]} is empty",
+                       cell=CELL_NAMES[move.src])
+        if self.rules.move_unit == "card" or not target:
+            return self._fit(source[-1], target, dst, err)
+        top = target[-1]
+        if IS_TOP[top]:
+            return self._fit(source[-1], target, dst, err)
+        if NEXT[top] not in source:
+            return err(
+                "no-card-fits",
+                f"no card of {CELL_NAMES[move.src]} goes on the {card_name(top)}: "
+                f"it takes the {card_name(NEXT[top])}",
+                cell=CELL_NAMES[move.src],
+                target=CARD_CODES[top],
+                need=CARD_CODES[NEXT[top]],
+            )
+        return None
+
+    @staticmethod
+    def _fit(card: Card, target: Pile, dst: int, err: Any) -> IllegalMoveError | None:
+        """Why ``card`` may not go on ``target`` (cell ``dst``), or None."""
+        if not target:
+            return err(  # type: ignore[no-any-return]
+                "target-empty",
+                f"{CELL_NAMES[dst]} is empty: a space takes a pile only by a swap",
+                cell=CELL_NAMES[dst],
+            )
+        top = target[-1]
+        params = {"card": CARD_CODES[card], "target": CARD_CODES[top]}
+        if IS_BASE[card]:
+            return err(  # type: ignore[no-any-return]
+                "card-is-base",
+                f"the {card_name(card)} is a base: bases reach the grid only by filling a space",
+                **params,
+            )
+        if IS_TOP[top]:
+            return err(  # type: ignore[no-any-return]
+                "target-complete",
+                f"nothing goes on the {card_name(top)}: its sequence ends there",
+                **params,
+            )
+        if SUIT_OF[card] != SUIT_OF[top]:
+            return err(  # type: ignore[no-any-return]
+                "wrong-suit",
+                f"the {card_name(card)} does not go on the {card_name(top)}: "
+                "piles are built in suit",
+                **params,
+            )
+        if NEXT[top] != card:
+            return err(  # type: ignore[no-any-return]
+                "wrong-rank",
+                f"the {card_name(card)} does not go on the {card_name(top)}: "
+                f"it takes the {card_name(NEXT[top])}",
+                need=CARD_CODES[NEXT[top]],
+                **params,
+            )
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.reason(move) is None
+
+    # ------------------------------------------------------------ making moves
+    def parse_move(self, text: str) -> Move:
+        """Parse move text (raises :class:`MoveError`); legality is not checked."""
+        return Move.from_text(text)
+
+    def play(self, move: Move | str) -> Move:
+        """Checked door: parse, check, push.  A rejected move changes nothing.
+
+        Raises :class:`MoveError` (unreadable) or :class:`IllegalMoveError`
+        (with a reason ``code``).  Playing the move that redo would play keeps
+        the rest of the redo list; any other move clears it.
+        """
+        m = Move.from_text(move) if isinstance(move, str) else move
+        if self.given_up:
+            raise IllegalMoveError(
+                "game-given-up", f"{m.text()}: this game was given up", move=m.text()
+            )
+        problem = self.reason(m)
+        if problem is not None:
+            raise problem
+        self.push(m)
+        if self._redo and self._redo[-1] == m:
+            self._redo.pop()
+        else:
+            self._redo.clear()
+        return m
+
+    def play_all(self, moves: str | Iterable[Move | str]) -> list[Move]:
+        """Play a list of moves; on an illegal one raise with its number (from 1).
+
+        The moves before the bad one stay played.
+        """
+        items: Iterable[Move | str] = split_move_text(moves) if isinstance(moves, str) else moves
+        played: list[Move] = []
+        for i, item in enumerate(items, start=1):
+            try:
+                played.append(self.play(item))
+            except (MoveError, IllegalMoveError) as exc:
+                exc.params["number"] = self.moves_played + 1
+                exc.params["index"] = i
+                raise
+        return played
+
+    def push(self, move: Move) -> None:
+        """Fast door: play a move known to be legal (not checked)."""
+        k = move.kind
+        if k == _DEAL:
+            stock, talon = self.stock, self.talon
+            n = min(self.rules.draw, len(stock))
+            for _ in range(n):
+                talon.append(stock.pop())
+            self._stack.append((move, n))
+        elif k == _BUILD:
+            grid = self.grid
+            src, dst = move.src, move.dst
+            source = grid[src]
+            if self.rules.move_unit == "run":
+                i = source.index(NEXT[grid[dst][-1]])
+            else:
+                i = len(source) - 1
+            grid[dst] = grid[dst] + source[i:]
+            fill = _FILL_NONE
+            if i:
+                grid[src] = source[:i]
+            elif self.stock:
+                grid[src] = (self.stock.pop(),)
+                fill = _FILL_STOCK
+            elif self.talon and self.rules.fill_from_talon:
+                grid[src] = (self.talon.pop(),)
+                fill = _FILL_TALON
+            else:
+                grid[src] = ()
+            self._stack.append((move, (len(source) - i) << 2 | fill))
+        elif k == _TALON:
+            self.grid[move.dst] = (*self.grid[move.dst], self.talon.pop())
+            self._stack.append((move, 0))
+        elif k == _SWAP:
+            grid = self.grid
+            grid[move.src], grid[move.dst] = grid[move.dst], grid[move.src]
+            self._stack.append((move, 0))
+        else:  # redeal
+            self.talon.reverse()
+            self.stock, self.talon = self.talon, []
+            self.redeals_done += 1
+            self._stack.append((move, 0))
+
+    def pop(self) -> Move:
+        """Undo the last move exactly and return it (the redo list is untouched)."""
+        move, info = self._stack.pop()
+        k = move.kind
+        if k == _DEAL:
+            stock, talon = self.stock, self.talon
+            for _ in range(info):
+                stock.append(talon.pop())
+        elif k == _BUILD:
+            grid = self.grid
+            src, dst = move.src, move.dst
+            n, fill = info >> 2, info & 3
+            source = grid[src]
+            if fill == _FILL_STOCK:
+                self.stock.append(source[0])
+                source = ()
+            elif fill == _FILL_TALON:
+                self.talon.append(source[0])
+                source = ()
+            target = grid[dst]
+            grid[src] = source + target[-n:]
+            grid[dst] = target[:-n]
+        elif k == _TALON:
+            target = self.grid[move.dst]
+            self.talon.append(target[-1])
+            self.grid[move.dst] = target[:-1]
+        elif k == _SWAP:
+            grid = self.grid
+            grid[move.src], grid[move.dst] = grid[move.dst], grid[move.src]
+        else:
+            self.stock.reverse()
+            self.talon, self.stock = self.stock, []
+            self.redeals_done -= 1
+        return move
+
+    def undo(self) -> Move:
+        """Take back the last move; :meth:`redo` plays it again."""
+        if not self.can_undo:
+            raise IllegalMoveError("nothing-to-undo", "there is no move to undo")
+        move = self.pop()
+        self._redo.append(move)
+        return move
+
+    def redo(self) -> Move:
+        """Play again the last move undone."""
+        if not self.can_redo:
+            raise IllegalMoveError("nothing-to-redo", "there is no move to redo")
+        move = self._redo.pop()
+        self.push(move)
+        return move
+
+    def give_up(self) -> None:
+        """End the game now; its score is counted as it stands."""
+        self.given_up = True
+
+    # ------------------------------------------------------------- game over
+    def is_over(self) -> bool:
+        """True when no card can ever enter the grid again (RULES.md, "End of the game").
+
+        Decided in closed form, without search.  Moves through which no card
+        enters (deals, redeals, swaps, builds that fill nothing) never change
+        the multiset of pile tops: a build that leaves its source non-empty
+        uncovers the other copy of the card it covers.  So a talon build can
+        only come from a talon top reachable by dealing (this pass, and one
+        more pass if a redeal is left), and a filled space only from an
+        emptying build: in ``run`` mode any pile whose bottom card's
+        predecessor is a top; in ``card`` mode such a pile that can first be
+        peeled to its bottom card, which holds exactly when every card under
+        its top is also the top of another pile (each peel needs the other
+        copy of the card beneath uncovered, and a covered copy can never be
+        uncovered while its twin is covered too).
+        """
+        if not self.stock and not self.talon:
+            return True
+        grid = self.grid
+        tops = {p[-1] for p in grid if p}
+        can_redeal = self._can_redeal()
+        # stock empty here means the talon is not: it fills directly or after a redeal
+        can_fill = bool(self.stock) or self.rules.fill_from_talon or can_redeal
+        if can_fill:
+            run = self.rules.move_unit == "run"
+            for p in grid:
+                if p and PREV[p[0]] in tops and (
+                    run or all(c in tops for c in p[:-1])
+                ):
+                    return False
+        k = self.rules.draw
+        talon, stock = self.talon, self.stock
+        if talon and PREV[talon[-1]] in tops:
+            return False
+        m = len(stock)
+        for j in range(k, m + k, k):  # the tops turned by dealing this stock
+            if PREV[stock[max(m - j, 0)]] in tops:
+                return False
+        if can_redeal:
+            seq = talon + stock[::-1]
+            n = len(seq)
+            for j in range(k, n + k, k):
+                if PREV[seq[min(j, n) - 1]] in tops:
+                    return False
+        return True
+
+    # --------------------------------------------------------------- the view
+    def view(self, with_legal: bool = True) -> View:
+        """What a player may see (see :class:`View`)."""
+        known = self.redeals_done > 0
+        return View(
+            rules=self.rules,
+            grid=tuple(self.grid),
+            talon=tuple(self.talon),
+            stock_count=len(self.stock),
+            stock_order=tuple(reversed(self.stock)) if known else None,
+            unseen=() if known else tuple(sorted(self.stock)),
+            redeals_done=self.redeals_done,
+            redeals_left=self.redeals_left,
+            moves_played=self.moves_played,
+            score=self.score,
+            rating=self.rating,
+            over=self.is_over(),
+            won=self.is_won(),
+            given_up=self.given_up,
+            legal=tuple(self.generate_moves(swaps=False)) if with_legal else (),
+        )
+
+    def key(self) -> tuple[tuple[Pile, ...], tuple[Card, ...], tuple[Card, ...], int]:
+        """A hashable state: grid, stock, talon and redeals done (not the history)."""
+        return (tuple(self.grid), tuple(self.stock), tuple(self.talon), self.redeals_done)
+
+    # -------------------------------------------------------------- arrange
+    def arrangement(self) -> list[Move]:
+        """Swaps that put jacks in the top row, queens in the middle, kings below.
+
+        Empty unless the game is won.  Piles already in their row stay put;
+        every swap puts at least one pile into its row.
+        """
+        if not self.is_won():
+            return []
+        grid = list(self.grid)
+        want = [p[-1] % 12 - 9 for p in grid]  # 0 jack, 1 queen, 2 king
+        moves: list[Move] = []
+        for cell in range(GRID_SIZE):
+            row = cell // COLUMNS
+            if want[cell] == row:
+                continue
+            # prefer a pile that belongs here and wants to go where ours wants
+            candidates = [
+                c for c in range(cell + 1, GRID_SIZE) if want[c] == row and c // COLUMNS != row
+            ]
+            best = next((c for c in candidates if c // COLUMNS == want[cell]), candidates[0])
+            moves.append(SWAPS[cell][best])
+            grid[cell], grid[best] = grid[best], grid[cell]
+            want[cell], want[best] = want[best], want[cell]
+        return moves
+
+    # ------------------------------------------------------- text: positions
+    def position(self) -> str:
+        """The whole state as one line (like FEN).
+
+        Six fields separated by spaces: the grid (rows separated by ``/``,
+        cells by ``,``, each pile its card codes bottom to top, ``-`` empty),
+        the stock from its top, the talon in the order turned (top last), the
+        redeals done, the moves played, and the rules.
+        """
+        rows = []
+        for r in range(0, GRID_SIZE, COLUMNS):
+            rows.append(",".join(format_cards(p) for p in self.grid[r : r + COLUMNS]))
+        return " ".join(
+            [
+                "/".join(rows),
+                format_cards(reversed(self.stock)),
+                format_cards(self.talon),
+                str(self.redeals_done),
+                str(self._moves_before + self.moves_played),
+                str(self.rules),
+            ]
+        )
+
+    def _load_position(self, text: str) -> None:
+        fields = text.split()
+        if len(fields) not in (5, 6):
+            raise PositionError(
+                "position-fields",
+                f"a position has 6 fields separated by spaces, found {len(fields)}",
+                found=len(fields),
+            )
+        grid_text, stock_text, talon_text, redeals_text, *rest = fields
+        moves_text = rest[0] if len(rest) == 2 else "0"
+        rules_text = rest[-1]
+        try:
+            rules = Rules.parse(rules_text)
+        except RulesError as exc:
+            raise PositionError("position-rules", f"bad rules in position: {exc}") from exc
+        rows = grid_text.split("/")
+        if len(rows) != 3 or any(len(r.split(",")) != COLUMNS for r in rows):
+            raise PositionError(
+                "position-grid", "the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"
+            )
+        try:
+            grid = [tuple(parse_cards(cell)) for r in rows for cell in r.split(",")]
+            stock = parse_cards(stock_text)[::-1]
+            talon = parse_cards(talon_text)
+        except CardError as exc:
+            raise PositionError("position-card", f"bad card in position: {exc}") from exc
+        for i, pile in enumerate(grid):
+            for a, b in zip(pile, pile[1:], strict=False):
+                if NEXT[a] != b:
+                    raise PositionError(
+                        "position-pile",
+                        f"pile {CELL_NAMES[i]} is not built in suit sequence",
+                        cell=CELL_NAMES[i],
+                    )
+        counts = Counter(c for p in grid for c in p) + Counter(stock) + Counter(talon)
+        wrong = [c for c in range(N_CARDS) if counts.get(c, 0) != 2]
+        if wrong:
+            raise PositionError(
+                "position-cards",
+                "every card must appear exactly twice: "
+                + ", ".join(f"{CARD_CODES[c]} ({counts.get(c, 0)})" for c in wrong),
+            )
+        if not redeals_text.isdigit() or not moves_text.isdigit():
+            raise PositionError("position-counts", "redeals and moves must be whole numbers")
+        redeals = int(redeals_text)
+        if rules.redeals is not None and redeals > rules.redeals:
+            raise PositionError(
+                "position-redeals", f"{redeals} redeals done but the rules allow {rules.redeals}"
+            )
+        self.rules = rules
+        self.grid = grid
+        self.stock = stock
+        self.talon = talon
+        self.redeals_done = redeals
+        self._moves_before = int(moves_text)
+
+    # -------------------------------------------------------- text: records
+    def record(self) -> str:
+        """The game record (like PGN): tags, then the numbered moves.
+
+        Tags: ``Rules``; ``Game`` (the game number) or ``Deck`` or
+        ``Position`` for the start; ``Moves``; ``Score``; ``Result``
+        (``won``, ``over``, ``given up`` or ``in progress``); and any tag
+        kept in :attr:`tags`.
+        """
+        tags: dict[str, str] = {"Event": "Devil's Grip", "Rules": str(self.rules)}
+        if self.number is not None:
+            tags["Game"] = str(self.number)
+        elif self.deck is not None:
+            tags["Deck"] = format_deck(self.deck)
+        else:
+            tags["Position"] = self.start_position
+        for name, value in self.tags.items():
+            if name not in _COMPUTED_TAGS and name not in tags:
+                tags[name] = value
+        tags["Moves"] = str(self.moves_played)
+        tags["Score"] = str(self.score)
+        tags["Result"] = self.status.value
+        lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
+        body: list[str] = []
+        for i, move in enumerate(self.move_stack, start=1):
+            body.append(f"{i}. {move.text()}")
+        end = {
+            Status.GIVEN_UP: f"{{given up, score {self.score}}}",
+            Status.WON: "{won}",
+            Status.OVER: f"{{over, score {self.score}}}",
+            Status.IN_PROGRESS: "*",
+        }[self.status]
+        body.append(end)
+        text_lines: list[str] = []
+        line = ""
+        for token in body:
+            if len(line) + len(token) + 1 > 78 and line:
+                text_lines.append(line)
+                line = token
+            else:
+                line = f"{line} {token}" if line else token
+        text_lines.append(line)
+        return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
+
+    @classmethod
+    def from_record(cls, text: str, *, verify: bool = True) -> Game:
+        """Replay a game record; raises :class:`RecordError` naming the problem.
+
+        With ``verify``, the ``Moves``, ``Score`` and ``Result`` tags, when
+        present, must agree with the replay.
+        """
+        tags: dict[str, str] = {}
+        body_lines: list[str] = []
+        for raw in text.splitlines():
+            line = raw.strip()
+            if line.startswith("["):
+                m = _TAG_RE.fullmatch(line)
+                if m is None:
+                    raise RecordError("record-bad-tag", f"cannot read tag line: {line}", line=line)
+                tags[m.group(1)] = _unescape(m.group(2))
+            elif line:
+                body_lines.append(line)
+        body = _COMMENT_RE.sub(" ", " ".join(body_lines))
+        tokens = [t for t in split_move_text(body) if t != "*"]
+        rules = tags.get("Rules", "classic")
+        try:
+            if "Game" in tags:
+                value = tags["Game"]
+                if not value.isdigit():
+                    raise RecordError("record-bad-game", f"bad game number '{value}'")
+                game = cls(int(value), rules=rules)
+                if "Deck" in tags and parse_deck(tags["Deck"]) != list(game.deck or ()):
+                    raise RecordError("record-deck-mismatch", "the Deck tag is not the deck of Game")
+            elif "Deck" in tags:
+                game = cls(deck=tags["Deck"], rules=rules)
+            elif "Position" in tags:
+                game = cls.from_position(tags["Position"])
+                if "Rules" in tags and game.rules != Rules.parse(rules):
+                    raise RecordError("record-rules-mismatch", "Rules and Position disagree")
+            else:
+                raise RecordError(
+                    "record-no-start", "the record has no Game, Deck or Position tag"
+                )
+        except (DeckError, RulesError, PositionError) as exc:
+            raise RecordError(exc.code, f"bad record start: {exc}", **exc.params) from exc
+        for name, value in tags.items():
+            if name not in _COMPUTED_TAGS:
+                game.tags[name] = value
+        for i, token in enumerate(tokens, start=1):
+            try:
+                game.play(token)
+            except (MoveError, IllegalMoveError) as exc:
+                raise RecordError(
+                    "record-illegal-move",
+                    f"move {i} '{token}': {exc.message}",
+                    number=i,
+                    move=token,
+                    reason=exc.code,
+                    reason_params=exc.params,
+                ) from exc
+        result = tags.get("Result", "")
+        if result == Status.GIVEN_UP.value:
+            game.give_up()
+        if verify:
+            if "Moves" in tags and tags["Moves"] != str(game.moves_played):
+                raise RecordError(
+                    "record-mismatch",
+                    f"the record says {tags['Moves']} moves but has {game.moves_played}",
+                )
+            if "Score" in tags and tags["Score"] != str(game.score):
+                raise RecordError(
+                    "record-mismatch",
+                    f"the record says score {tags['Score']} but the moves give {game.score}",
+                )
+            if result and result != game.status.value:
+                raise RecordError(
+                    "record-mismatch",
+                    f"the record says '{result}' but the moves give '{game.status.value}'",
+                )
+        return game
+
+    def __repr__(self) -> str:
+        return f"Game.from_position({self.position()!r})"
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+
+_COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position", "Moves",
+                                   "Score", "Result"})
+_TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_COMMENT_RE: Final = re.compile(r"\{[^}]*\}|;[^\n]*")
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def render_text(game: Game) -> str:
+    """The position as a plain text grid with labelled rows and columns."""
+    lines = ["     " + "".join(f"{col:<14}" for col in "abcdefgh").rstrip()]
+    for r in range(3):
+        cells = []
+        for cell in range(r * COLUMNS, (r + 1) * COLUMNS):
+            pile = game.grid[cell]
+            cells.append(f"{' '.join(CARD_CODES[c] for c in pile) or '--':<14}")
+        lines.append(f"  {r + 1}  " + "".join(cells).rstrip())
+    talon = " ".join(CARD_CODES[c] for c in game.talon[-3:]) or "--"
+    lines.append("")
+    lines.append(
+        f"  stock {len(game.stock)}   talon {len(game.talon)} [{talon}]   "
+        f"score {game.score}   moves {game.moves_played}   rules {game.rules}"
+    )
+    return "\n".join(lines)
+
+
+# keep the total number of cards in the module namespace for readers
+assert DECK_SIZE == 96

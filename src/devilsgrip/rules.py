@@ -1,0 +1,156 @@
+"""Rules options and presets (RULES.md, "Presets").
+
+Rules are named by text: a preset, optionally followed by overrides,
+separated by commas: ``classic``, ``classic,draw=1``,
+``single-pass,redeals=2``, ``literal,move_unit=run``,
+``literal,redeals=unlimited``.
+
+>>> Rules.parse("single-pass,redeals=2")
+Rules.parse('single-pass,redeals=2')
+>>> str(Rules.parse("literal,move_unit=run,fill_from_talon=true,redeals=unlimited"))
+'classic'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from devilsgrip.errors import RulesError
+
+MoveUnit = Literal["run", "card"]
+
+OPTION_NAMES: Final = ("draw", "redeals", "move_unit", "fill_from_talon")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options in force.  ``redeals=None`` means unlimited."""
+
+    draw: int = 3
+    redeals: int | None = None
+    move_unit: MoveUnit = "run"
+    fill_from_talon: bool = True
+
+    @classmethod
+    def parse(cls, text: str | Rules) -> Rules:
+        """Rules from their text form; raises :class:`RulesError`."""
+        if isinstance(text, Rules):
+            return text
+        parts = [p.strip() for p in str(text).strip().lower().split(",")]
+        if not parts or not parts[0]:
+            raise RulesError("rules-empty", "no rules given: name a preset such as 'classic'")
+        head = parts[0]
+        if "=" in head:
+            rules = PRESETS["classic"]
+            overrides = parts
+        else:
+            if head not in PRESETS:
+                raise RulesError(
+                    "rules-unknown-preset",
+                    f"unknown rules preset '{head}' (choose from {', '.join(PRESETS)})",
+                    preset=head,
+                    presets=", ".join(PRESETS),
+                )
+            rules = PRESETS[head]
+            overrides = parts[1:]
+        for item in overrides:
+            rules = rules._override(item)
+        return rules
+
+    def _override(self, item: str) -> Rules:
+        name, eq, value = item.partition("=")
+        name, value = name.strip().replace("-", "_"), value.strip()
+        if not eq or not name:
+            raise RulesError(
+                "rules-bad-option", f"bad rules option '{item}': write name=value", option=item
+            )
+        if name == "draw":
+            if not value.isdigit() or not 1 <= int(value) <= 96:
+                raise RulesError(
+                    "rules-bad-value",
+                    f"bad value '{value}' for draw: a whole number from 1 to 96",
+                    option=name,
+                    value=value,
+                )
+            return replace(self, draw=int(value))
+        if name == "redeals":
+            if value in ("unlimited", "inf", "infinite", "none"):
+                return replace(self, redeals=None)
+            if not value.isdigit():
+                raise RulesError(
+                    "rules-bad-value",
+                    f"bad value '{value}' for redeals: a whole number or 'unlimited'",
+                    option=name,
+                    value=value,
+                )
+            return replace(self, redeals=int(value))
+        if name == "move_unit":
+            if value not in ("run", "card"):
+                raise RulesError(
+                    "rules-bad-value",
+                    f"bad value '{value}' for move_unit: 'run' or 'card'",
+                    option=name,
+                    value=value,
+                )
+            return replace(self, move_unit="run" if value == "run" else "card")
+        if name == "fill_from_talon":
+            if value in ("true", "yes", "1", "on"):
+                return replace(self, fill_from_talon=True)
+            if value in ("false", "no", "0", "off"):
+                return replace(self, fill_from_talon=False)
+            raise RulesError(
+                "rules-bad-value",
+                f"bad value '{value}' for fill_from_talon: 'true' or 'false'",
+                option=name,
+                value=value,
+            )
+        raise RulesError(
+            "rules-unknown-option",
+            f"unknown rules option '{name}' (choose from {', '.join(OPTION_NAMES)})",
+            option=name,
+            options=", ".join(OPTION_NAMES),
+        )
+
+    @property
+    def preset(self) -> str | None:
+        """The preset these rules are exactly, or None."""
+        for name, rules in PRESETS.items():
+            if rules == self:
+                return name
+        return None
+
+    @property
+    def unlimited_redeals(self) -> bool:
+        return self.redeals is None
+
+    def option_text(self, name: str) -> str:
+        value = getattr(self, name)
+        if name == "redeals" and value is None:
+            return "unlimited"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    def __str__(self) -> str:
+        """Canonical text: the preset that needs fewest overrides, then the overrides."""
+        best: tuple[int, str] | None = None
+        for name, rules in PRESETS.items():
+            diffs = [n for n in OPTION_NAMES if getattr(rules, n) != getattr(self, n)]
+            text = ",".join([name, *(f"{n}={self.option_text(n)}" for n in diffs)])
+            if best is None or len(diffs) < best[0]:
+                best = (len(diffs), text)
+        assert best is not None
+        return best[1]
+
+    def __repr__(self) -> str:
+        return f"Rules.parse({str(self)!r})"
+
+
+PRESETS: Final[dict[str, Rules]] = {
+    "classic": Rules(draw=3, redeals=None, move_unit="run", fill_from_talon=True),
+    "single-pass": Rules(draw=3, redeals=0, move_unit="run", fill_from_talon=True),
+    "literal": Rules(draw=3, redeals=0, move_unit="card", fill_from_talon=False),
+}
+
+CLASSIC: Final = PRESETS["classic"]
