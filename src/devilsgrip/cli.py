@@ -49,6 +49,13 @@ def build_parser() -> Parser:
     return parser
 
 
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
 def _version() -> str:
     from devilsgrip import __version__
 
@@ -73,10 +80,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _early_language(args_list)
     try:
         parser = build_parser()
-        if not args_list or (args_list[0].startswith("-") and args_list[0] not in
-                             ("-h", "--help", "--version")):
-            if "play" in parser._subparsers._group_actions[0].choices:  # type: ignore[union-attr]
-                args_list = ["play", *args_list]
+        bare = not args_list or (
+            args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")
+        )
+        if bare and "play" in _command_names(parser):
+            args_list = ["play", *args_list]
         args = parser.parse_args(args_list)
         func = getattr(args, "func", None)
         if func is None:

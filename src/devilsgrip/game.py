@@ -13,6 +13,7 @@ Move.from_text('d')
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -774,7 +775,7 @@ class Game:
         except CardError as exc:
             raise PositionError("position-card", f"bad card in position: {exc}") from exc
         for i, pile in enumerate(grid):
-            for a, b in zip(pile, pile[1:], strict=False):
+            for a, b in itertools.pairwise(pile):
                 if NEXT[a] != b:
                     raise PositionError(
                         "position-pile",
@@ -875,7 +876,9 @@ class Game:
                     raise RecordError("record-bad-game", f"bad game number '{value}'")
                 game = cls(int(value), rules=rules)
                 if "Deck" in tags and parse_deck(tags["Deck"]) != list(game.deck or ()):
-                    raise RecordError("record-deck-mismatch", "the Deck tag is not the deck of Game")
+                    raise RecordError(
+                        "record-deck-mismatch", "the Deck tag is not the deck of Game"
+                    )
             elif "Deck" in tags:
                 game = cls(deck=tags["Deck"], rules=rules)
             elif "Position" in tags:
