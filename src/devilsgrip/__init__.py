@@ -17,7 +17,7 @@ from devilsgrip.errors import (
     RecordError,
     RulesError,
 )
-from devilsgrip.game import Game, LegalMoves, Rating, Status, View, render_text
+from devilsgrip.game import Game, LegalMoves, Rating, Status, View
 from devilsgrip.notation import (
     DEAL,
     REDEAL,
@@ -69,7 +69,6 @@ __all__ = [
     "parse_cell",
     "parse_deck",
     "parse_moves",
-    "render_text",
     "swap",
     "talon_build",
 ]

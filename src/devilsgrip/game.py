@@ -26,7 +26,6 @@ from devilsgrip.cards import (
     CARD_CODES,
     CELL_NAMES,
     COLUMNS,
-    DECK_SIZE,
     GRID_SIZE,
     IS_BASE,
     IS_TOP,
@@ -931,7 +930,7 @@ class Game:
         return f"Game.from_position({self.position()!r})"
 
     def __str__(self) -> str:
-        return render_text(self)
+        return self.position()
 
 
 _COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position", "Moves",
@@ -947,24 +946,3 @@ def _escape(value: str) -> str:
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
-
-def render_text(game: Game) -> str:
-    """The position as a plain text grid with labelled rows and columns."""
-    lines = ["     " + "".join(f"{col:<14}" for col in "abcdefgh").rstrip()]
-    for r in range(3):
-        cells = []
-        for cell in range(r * COLUMNS, (r + 1) * COLUMNS):
-            pile = game.grid[cell]
-            cells.append(f"{' '.join(CARD_CODES[c] for c in pile) or '--':<14}")
-        lines.append(f"  {r + 1}  " + "".join(cells).rstrip())
-    talon = " ".join(CARD_CODES[c] for c in game.talon[-3:]) or "--"
-    lines.append("")
-    lines.append(
-        f"  stock {len(game.stock)}   talon {len(game.talon)} [{talon}]   "
-        f"score {game.score}   moves {game.moves_played}   rules {game.rules}"
-    )
-    return "\n".join(lines)
-
-
-# keep the total number of cards in the module namespace for readers
-assert DECK_SIZE == 96
