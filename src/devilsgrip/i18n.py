@@ -1,52 +1,239 @@
 """Translations: every string a person sees goes through :func:`_`.
 
+English is the source language: the source strings are English and a
+missing translation falls back to them.  The catalogs are Babel-managed
+gettext ``.po`` files in ``locale/<lang>/LC_MESSAGES/devilsgrip.po``; their
+compiled ``.mo`` files are built with the package, by
+``python -m devilsgrip.i18n_build``, or here on first use when missing or
+older than the ``.po`` (written next to it when possible, else into the
+user cache directory).
+
 The language comes from ``set_language`` (``--lang``), else the environment
-(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
+(``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else (in the browser)
+``Accept-Language`` (:func:`language_from_accept`), else English.
+
+>>> set_language("fr")
+'fr'
+>>> card_label(30)
+'huit de carreau'
+>>> ngettext("{n} move", "{n} moves", 2).format(n=2)
+'2 coups'
+>>> _ = set_language("en")
 """
 
 from __future__ import annotations
 
 import gettext
 import os
+import re
+import tempfile
+import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 LANGUAGES: Final = ("en", "fr", "da", "es", "hu")
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "fr": "Français",
+    "da": "Dansk",
+    "es": "Español",
+    "hu": "Magyar",
+}
+"""Each language's name in that language (for language menus)."""
 LOCALE_DIR: Final = Path(__file__).parent / "locale"
+RULES_DIR: Final = LOCALE_DIR / "rules"
 DOMAIN: Final = "devilsgrip"
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+_lock = threading.Lock()
+_cache: dict[tuple[str, Path], tuple[float, gettext.NullTranslations]] = {}
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction without translating it now."""
+    return message
+
+
+# ---------------------------------------------------------------- languages
 def normalize_language(value: str | None) -> str | None:
     """``fr_FR.UTF-8`` -> ``fr``; None when not one of :data:`LANGUAGES`."""
     if not value:
         return None
-    code = value.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    code = value.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     return code if code in LANGUAGES else None
 
 
-def language_from_environment() -> str:
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+def language_from_environment(default: str = "en") -> str:
+    """The language of ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG`` (gettext's order).
+
+    ``LANGUAGE`` may list several (``da:fr``); the first known one wins.
+    The first of the other variables that is set decides; ``default`` when
+    none names a known language.
+    """
+    found = _environment_language()
+    return found or default
+
+
+def _environment_language() -> str | None:
+    value = os.environ.get("LANGUAGE")
+    if value:
+        for part in value.split(":"):
+            code = normalize_language(part)
+            if code:
+                return code
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var)
         if value:
-            for part in value.split(":"):
-                code = normalize_language(part)
-                if code:
-                    return code
-            if var != "LANGUAGE":
-                break
-    return "en"
+            return normalize_language(value)
+    return None
 
 
-def translations(language: str) -> gettext.NullTranslations:
-    """The catalog of ``language`` (English falls back to the source strings)."""
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+def language_from_accept(header: str | None, default: str = "en") -> str:
+    """The best known language of an HTTP ``Accept-Language`` header.
+
+    >>> language_from_accept("de-DE,de;q=0.9,da;q=0.8,en;q=0.5")
+    'da'
+    >>> language_from_accept("pt-BR")
+    'en'
+    """
+    if not header:
+        return default
+    choices: list[tuple[float, int, str]] = []
+    for index, item in enumerate(header.split(",")):
+        parts = item.strip().split(";")
+        code = normalize_language(parts[0])
+        if code is None:
+            continue
+        quality = 1.0
+        for param in parts[1:]:
+            key, _eq, value = param.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if quality > 0:
+            choices.append((-quality, index, code))
+    return min(choices)[2] if choices else default
+
+
+def detect_language(
+    lang: str | None = None, accept_language: str | None = None, default: str = "en"
+) -> str:
+    """``lang`` (e.g. ``--lang``) if known, else the environment, else Accept-Language."""
+    return (
+        normalize_language(lang)
+        or _environment_language()
+        or language_from_accept(accept_language, default)
+    )
+
+
+# ------------------------------------------------------------------ catalogs
+def _cache_dir() -> Path:
+    env = os.environ.get("DEVILSGRIP_CACHE")
+    if env:
+        return Path(env)
+    try:
+        from platformdirs import user_cache_dir
+
+        return Path(user_cache_dir("devilsgrip", appauthor=False))
+    except ImportError:  # pragma: no cover - platformdirs is a dependency
+        return Path(tempfile.gettempdir()) / "devilsgrip-cache"
+
+
+def _fresh(mo: Path, po: Path | None) -> bool:
+    if not mo.is_file():
+        return False
+    return po is None or not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime
+
+
+def compile_po(po: Path, mo: Path) -> None:
+    """Compile one ``.po`` into ``mo`` (atomically; raises OSError when not writable)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalog = read_po(f)
+    mo.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".devilsgrip-", suffix=".mo", dir=mo.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write_mo(f, catalog, use_fuzzy=False)
+        os.replace(tmp, mo)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def mo_path(language: str, locale_dir: Path = LOCALE_DIR, cache_dir: Path | None = None) -> (
+    Path | None
+):
+    """The compiled catalog of ``language``, compiling it first if missing or stale.
+
+    None when the language has no catalog (English) or it cannot be compiled.
+    """
+    po = locale_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    beside = po.with_suffix(".mo")
+    if not po.is_file():
+        return beside if beside.is_file() else None
+    if _fresh(beside, po):
+        return beside
+    try:
+        compile_po(po, beside)
+        return beside
+    except ImportError:
+        return beside if beside.is_file() else None
+    except OSError:
+        pass
+    cached = (cache_dir or _cache_dir()) / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if _fresh(cached, po):
+        return cached
+    try:
+        compile_po(po, cached)
+        return cached
+    except (OSError, ImportError):
+        return beside if beside.is_file() else None
+
+
+def translations(
+    language: str, locale_dir: Path = LOCALE_DIR, cache_dir: Path | None = None
+) -> gettext.NullTranslations:
+    """The catalog of ``language`` (with ``gettext``/``ngettext``), for one request.
+
+    English, an unknown language or a missing catalog give the source strings.
+    """
+    code = normalize_language(language) or "en"
+    if code == "en":
+        return gettext.NullTranslations()
+    with _lock:
+        mo = mo_path(code, locale_dir, cache_dir)
+        if mo is None:
+            return gettext.NullTranslations()
+        mtime = mo.stat().st_mtime
+        key = (code, mo)
+        hit = _cache.get(key)
+        if hit is not None and hit[0] == mtime:
+            return hit[1]
+        with mo.open("rb") as f:
+            catalog = gettext.GNUTranslations(f)
+        _cache[key] = (mtime, catalog)
+        return catalog
+
+
+def catalog_strings(language: str) -> dict[str, str]:
+    """Every singular source string of the catalog and its translation (for the web page)."""
+    cat = translations(language)
+    raw: Mapping[Any, str] = getattr(cat, "_catalog", {})
+    return {k: v for k, v in raw.items() if isinstance(k, str) and k and v}
 
 
 def set_language(language: str | None) -> str:
-    """Switch the process language; returns the language in force."""
+    """Switch the process language (None: from the environment); returns it.
+
+    Raises ValueError for a language that is not one of :data:`LANGUAGES`.
+    """
     global _current, _language
     code = normalize_language(language) if language else language_from_environment()
     if language and code is None:
@@ -60,6 +247,10 @@ def current_language() -> str:
     return _language
 
 
+def _catalog(lang: str | None) -> gettext.NullTranslations:
+    return _current if lang is None else translations(lang)
+
+
 def _(message: str) -> str:
     return _current.gettext(message)
 
@@ -68,13 +259,308 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
 
 
-def translate_error(error: Exception) -> str:
-    """The player-language text of a library error (by its reason code).
+def pgettext(context: str, message: str) -> str:
+    return _current.pgettext(context, message)
 
-    Falls back to the error's English message when no translation exists.
+
+# --------------------------------------------------------------- card names
+_RANKS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king"),
+    "fr": ("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix",
+           "valet", "dame", "roi"),
+    "da": ("to", "tre", "fire", "fem", "seks", "syv", "otte", "ni", "ti",
+           "knægt", "dame", "konge"),
+    "es": ("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
+           "jota", "reina", "rey"),
+    "hu": ("kettes", "hármas", "négyes", "ötös", "hatos", "hetes", "nyolcas", "kilences",
+           "tízes", "bubi", "dáma", "király"),
+}
+_SUITS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("spades", "hearts", "diamonds", "clubs"),
+    "fr": ("pique", "cœur", "carreau", "trèfle"),
+    "da": ("spar", "hjerter", "ruder", "klør"),
+    "es": ("picas", "corazones", "diamantes", "tréboles"),
+    "hu": ("pikk", "kőr", "káró", "treff"),
+}
+_HU_ONTO: Final = ("kettesre", "hármasra", "négyesre", "ötösre", "hatosra", "hetesre",
+                   "nyolcasra", "kilencesre", "tízesre", "bubira", "dámára", "királyra")
+"""Hungarian rank names with the sublative ending ("onto the ...")."""
+
+
+def _lang(lang: str | None) -> str:
+    if lang is None:
+        return _language
+    return normalize_language(lang) or "en"
+
+
+def card_label(card: int, lang: str | None = None, *, definite: bool = False) -> str:
+    """The card's name: ``"8 of spades"``, ``"huit de pique"``, ``"spar otte"``.
+
+    With ``definite``, the form with the article a sentence uses:
+    ``"the 8 of spades"``, ``"le huit de pique"``, ``"el ocho de picas"``,
+    ``"a pikk nyolcas"`` (Danish names take none: ``"spar otte"``).
+    """
+    code = _lang(lang)
+    rank, suit = card % 12, card // 12
+    r, s = _RANKS[code][rank], _SUITS[code][suit]
+    if code in ("da", "hu"):
+        label = f"{s} {r}"
+    elif code == "en":
+        label = f"{r} of {s}"
+    else:
+        label = f"{r} de {s}"
+    if not definite:
+        return label
+    if code == "en":
+        return "the " + label
+    if code == "fr":
+        return ("la " if rank == 10 else "le ") + label
+    if code == "es":
+        return ("la " if rank in (9, 10) else "el ") + label
+    if code == "hu":
+        return "a " + label
+    return label
+
+
+def _card_onto(card: int, code: str) -> str:
+    """The definite form after "onto" (Hungarian adds the sublative ending)."""
+    if code == "hu":
+        return f"a {_SUITS['hu'][card // 12]} {_HU_ONTO[card % 12]}"
+    return card_label(card, code, definite=True)
+
+
+# ------------------------------------------------------------------- ratings
+RATING_LABELS: Final = {
+    "won": N_("won"),
+    "brilliant": N_("brilliant"),
+    "excellent": N_("excellent"),
+    "good": N_("good"),
+    "none": N_("no rating"),
+}
+
+
+def rating_label(value: object, lang: str | None = None) -> str:
+    """The translated rating: ``Rating.GOOD``, ``"good"`` -> ``"bon"`` ..."""
+    key = str(getattr(value, "value", value))
+    message = RATING_LABELS.get(key)
+    if message is None:
+        return key
+    return _catalog(lang).gettext(message)
+
+
+# -------------------------------------------------------------------- errors
+ERROR_MESSAGES: Final[dict[str, str]] = {
+    # illegal moves (IllegalMoveError)
+    "stock-empty": N_("the stock is empty"),
+    "stock-not-empty": N_("the stock is not empty yet: deal it first"),
+    "talon-empty": N_("the talon is empty"),
+    "swap-both-empty": N_("{a} and {b} are both empty"),
+    "source-empty": N_("{cell} is empty"),
+    "no-card-fits": N_("no card of {cell} goes on {target}: it takes {need}"),
+    "target-empty": N_("{cell} is empty: a space takes a pile only by a swap"),
+    "card-is-base": N_("{card} is a base: bases reach the grid only by filling a space"),
+    "target-complete": N_("nothing goes on {target}: its sequence ends there"),
+    "wrong-suit": N_("{card} does not go on {target}: piles are built in suit"),
+    "wrong-rank": N_("{card} does not go on {target}: it takes {need}"),
+    "game-given-up": N_("this game was given up"),
+    "nothing-to-undo": N_("there is no move to undo"),
+    "nothing-to-redo": N_("there is no move to redo"),
+    # move text (MoveError) and cards (CardError)
+    "move-bad-text": N_("cannot read move '{text}' (write d, r, t-c2, a1-c2 or a1=c2)"),
+    "cell-unknown": N_("unknown cell '{cell}' (cells are a1 .. h3)"),
+    "move-same-cell": N_("move '{text}' names the same cell twice"),
+    "card-unknown": N_("unknown card '{card}'"),
+    "cards-bad-text": N_("cannot read cards '{card}'"),
+    # decks and game numbers (DeckError)
+    "deck-unknown-card": N_("position {position}: unknown card '{card}'"),
+    "deck-wrong-cards": N_("this is not a deck of 96 cards, two of each"),
+    "game-number-range": N_("game number {number} is out of range: 1 .. {max}"),
+    "game-number-bad": N_("bad game number {number}"),
+    # rules (RulesError)
+    "rules-empty": N_("no rules given: name a preset such as 'classic'"),
+    "rules-unknown-preset": N_("unknown rules preset '{preset}' (choose from {presets})"),
+    "rules-bad-option": N_("bad rules option '{option}': write name=value"),
+    "rules-bad-value": N_("bad value '{value}' for {option}: {expected}"),
+    "rules-unknown-option": N_("unknown rules option '{option}' (choose from {options})"),
+    # positions (PositionError)
+    "position-fields": N_("a position has 6 fields separated by spaces, found {found}"),
+    "position-rules": N_("bad rules in the position"),
+    "position-grid": N_("the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"),
+    "position-card": N_("bad card in the position"),
+    "position-pile": N_("pile {cell} is not built in suit sequence"),
+    "position-cards": N_("every card must appear exactly twice"),
+    "position-counts": N_("redeals and moves must be whole numbers"),
+    "position-redeals": N_("more redeals done than the rules allow"),
+    # game records (RecordError)
+    "record-bad-tag": N_("cannot read tag line: {line}"),
+    "record-bad-game": N_("bad game number in the record"),
+    "record-deck-mismatch": N_("the Deck tag is not the deck of Game"),
+    "record-rules-mismatch": N_("Rules and Position disagree"),
+    "record-no-start": N_("the record has no Game, Deck or Position tag"),
+    "record-illegal-move": N_("move {number} '{move}': {reason}"),
+    "record-mismatch": N_("the record does not agree with its moves"),
+    # the store (StoreError); the same English as store.py
+    "store-corrupt": N_(
+        "the database {path} is damaged or is not a devilsgrip database; it was left untouched"
+    ),
+    "store-newer": N_(
+        "the database {path} was written by a newer version of devilsgrip "
+        "(schema {found}, this version reads up to {supported}); it was left untouched"
+    ),
+    "store-unreadable": N_("cannot open the database {path}: {reason}; it was left untouched"),
+    "store-write-failed": N_("cannot save to the database {path}: {reason}"),
+    "store-no-game": N_("there is no game {game_id} in the database {path}"),
+    "store-none": N_("no database"),
+}
+"""English template (a catalog source string) of every known reason code."""
+
+_RULES_EXPECTED: Final = {
+    "draw": N_("a whole number from 1 to 96"),
+    "redeals": N_("a whole number or 'unlimited'"),
+    "move_unit": N_("'run' or 'card'"),
+    "fill_from_talon": N_("'true' or 'false'"),
+}
+_CARD_PARAMS: Final = ("card", "target", "need")
+
+
+class _Params(dict[str, Any]):
+    """Format arguments that leave an unknown placeholder as it is."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def error_text(
+    code: str, params: Mapping[str, Any], lang: str | None = None, fallback: str | None = None
+) -> str:
+    """The translated text of reason ``code`` with ``params`` (``fallback`` if unknown)."""
+    from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER, parse_card_or_none
+
+    cat = _catalog(lang)
+    language = _lang(lang)
+    values = _Params(params)
+    for name in _CARD_PARAMS:
+        value = params.get(name)
+        card = parse_card_or_none(value) if isinstance(value, str) and value in CARD_CODES \
+            else None
+        if card is not None:
+            values[name] = card_label(card, language, definite=True)
+            values[name + "_onto"] = _card_onto(card, language)
+    if code == "talon-empty" and params.get("move") == "r":
+        return cat.gettext("the talon is empty: nothing to redeal")
+    if code == "no-redeals-left":
+        allowed = params.get("allowed")
+        n = allowed if isinstance(allowed, int) else 0
+        return cat.ngettext(
+            "no redeals left (these rules allow {n} redeal)",
+            "no redeals left (these rules allow {n} redeals)",
+            n,
+        ).format(n=n)
+    if code == "deck-wrong-cards":
+        return _deck_problem(params, cat)
+    if code.startswith("store-"):
+        for name in ("path", "reason", "found", "supported", "game_id"):
+            values.setdefault(name, "")
+        if not values["supported"]:
+            values["supported"] = _schema_version()
+    if code == "game-number-range":
+        values["max"] = MAX_GAME_NUMBER
+    if code == "rules-bad-value":
+        expected = _RULES_EXPECTED.get(str(params.get("option")))
+        values["expected"] = cat.gettext(expected) if expected else ""
+    if code == "record-illegal-move":
+        inner = params.get("reason")
+        inner_params = params.get("reason_params")
+        values["reason"] = error_text(
+            str(inner), inner_params if isinstance(inner_params, Mapping) else {}, lang,
+            fallback=str(inner),
+        )
+    template = ERROR_MESSAGES.get(code)
+    if template is None:
+        return fallback if fallback is not None else code
+    return cat.gettext(template).format_map(values)
+
+
+def _schema_version() -> str:
+    try:
+        from devilsgrip.store import SCHEMA_VERSION
+    except ImportError:  # pragma: no cover - the store is part of the package
+        return ""
+    return str(SCHEMA_VERSION)
+
+
+def _deck_problem(params: Mapping[str, Any], cat: gettext.NullTranslations) -> str:
+    parts: list[str] = []
+    count = params.get("count")
+    if isinstance(count, int) and count != 96:
+        parts.append(cat.ngettext(
+            "the deck has {n} card instead of 96",
+            "the deck has {n} cards instead of 96",
+            count,
+        ).format(n=count))
+    wrong = params.get("wrong")
+    if isinstance(wrong, Mapping):
+        for card, n in list(wrong.items())[:8]:
+            if n == 0:
+                parts.append(cat.gettext("{card} is missing").format(card=card))
+            else:
+                parts.append(cat.ngettext(
+                    "{card} appears {n} time", "{card} appears {n} times", int(n)
+                ).format(card=card, n=n))
+    if not parts:
+        return cat.gettext(ERROR_MESSAGES["deck-wrong-cards"])
+    return "; ".join(parts)
+
+
+def translate_error(error: BaseException, lang: str | None = None) -> str:
+    """The player-language text of a library error, by its reason code and params.
+
+    Falls back to the error's English message for an unknown code, and to
+    ``str(error)`` for any other exception.
     """
     from devilsgrip.errors import DevilsGripError
 
     if not isinstance(error, DevilsGripError):
         return str(error)
-    return _(error.message)
+    try:
+        return error_text(error.code, error.params, lang, fallback=error.message)
+    except (KeyError, ValueError, IndexError, TypeError):
+        return error.message
+
+
+# --------------------------------------------------------------- rules text
+def rules_text(lang: str | None = None) -> str:
+    """The rules for players (Markdown) in ``lang`` (English when missing)."""
+    code = _lang(lang)
+    for candidate in (code, "en"):
+        path = RULES_DIR / f"{candidate}.md"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return ""
+
+
+_BOLD_RE: Final = re.compile(r"\*\*(.+?)\*\*|__(.+?)__")
+_CODE_RE: Final = re.compile(r"`([^`]*)`")
+
+
+def markdown_to_plain(text: str) -> str:
+    """The rules' simple Markdown as plain text for a terminal."""
+    out: list[str] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        plain = _CODE_RE.sub(r"\1", _BOLD_RE.sub(lambda m: m.group(1) or m.group(2), line))
+        if stripped.startswith("#"):
+            level = len(stripped) - len(stripped.lstrip("#"))
+            title = plain.strip().lstrip("#").strip()
+            if level == 1:
+                out.extend([title.upper(), "=" * len(title)])
+            else:
+                out.extend([title, "-" * len(title)])
+        elif stripped.startswith("|") and set(stripped) <= set("|-: "):
+            continue
+        elif stripped.startswith("|"):
+            cells = [c.strip() for c in plain.strip().strip("|").split("|")]
+            out.append("  " + "  ".join(f"{c:<18}" for c in cells).rstrip())
+        else:
+            out.append(plain.rstrip())
+    return "\n".join(out).strip() + "\n"

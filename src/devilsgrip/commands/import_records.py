@@ -1,0 +1,59 @@
+"""``devilsgrip import``: read game records into the store (each verified by replay)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from devilsgrip.cli import fail
+from devilsgrip.commands import add_game_options, read_text
+from devilsgrip.commands.stats import EXIT_STORE, open_or_report
+from devilsgrip.i18n import _, ngettext, translate_error
+from devilsgrip.store import StoreError, import_records, store_error_text
+
+EXIT_SOME_BAD = 1
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "import", help=_("import game records"),
+        description=_("Read game records (a file, or - for standard input; several records "
+                      "separated by blank lines), check each by replaying it, and store the "
+                      "good ones.  Bad records are reported by their number and not stored; "
+                      "records already stored are skipped.  Exit status 1 when a record "
+                      "was bad."),
+    )
+    p.add_argument("file", metavar="FILE", help=_("records file, or -"))
+    p.add_argument("--owner", default="local", metavar="OWNER",
+                   help=_("owner of the imported games (default: local)"))
+    add_game_options(p, deal=False)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = read_text(args.file)
+    except OSError as exc:
+        fail(_("cannot read {path}: {reason}").format(path=args.file,
+                                                      reason=exc.strerror or exc))
+    except UnicodeDecodeError:
+        fail(_("cannot read {path}: it is not UTF-8 text").format(path=args.file))
+    store = open_or_report(args)
+    if store is None:
+        return EXIT_STORE
+    try:
+        with store:
+            report = import_records(store, text, owner=args.owner)
+    except StoreError as exc:
+        print(f"devilsgrip: {store_error_text(exc)}", file=sys.stderr)
+        return EXIT_STORE
+    for index, error in report.bad:
+        print(_("devilsgrip: record {index} not imported: {reason}").format(
+            index=index, reason=translate_error(error)), file=sys.stderr)
+    print(ngettext("{n} game imported", "{n} games imported", len(report.imported)).format(
+        n=len(report.imported)))
+    if report.duplicates:
+        print(ngettext("{n} game already stored, skipped", "{n} games already stored, skipped",
+                       len(report.duplicates)).format(n=len(report.duplicates)))
+    return EXIT_SOME_BAD if report.bad else 0

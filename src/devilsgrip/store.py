@@ -1,0 +1,951 @@
+"""The SQLite store: every game started, its events, results, settings, web sessions.
+
+>>> import tempfile, pathlib
+>>> tmp = pathlib.Path(tempfile.mkdtemp())
+>>> store = Store.open(tmp / "games.db")
+>>> store.stats().played
+0
+>>> store.close()
+
+One database file (``--db``, else ``$DEVILSGRIP_DB``, else the user data
+directory) holds everything that must last.  It runs in WAL mode with a busy
+timeout, every write is one short ``BEGIN IMMEDIATE`` transaction, so two
+processes may write at once.  One connection is shared by the threads of a
+process behind a lock.
+
+A file that is not a usable devilsgrip database (random bytes, truncated, a
+newer schema, a directory, no permission) is refused with a :class:`StoreError`
+naming its path, and left byte for byte as it was: it is only probed read-only.
+
+Schema versions (``PRAGMA user_version``; migrations run on open, in order):
+
+1. ``games`` with the moves as one text column, ``settings`` by key.
+2. ``games`` gains owner, start position, status, hints; ``events`` keeps every
+   action (move, undo, redo, restart, hint, give up); settings per owner;
+   ``web_sessions`` and ``current_games``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from devilsgrip.errors import DevilsGripError
+from devilsgrip.game import Game, Rating, Status
+from devilsgrip.i18n import _
+from devilsgrip.notation import format_deck
+from devilsgrip.rules import Rules
+
+APPLICATION_ID: Final = 0x44475250  # "DGRP"
+SCHEMA_VERSION: Final = 2
+SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS: Final = 15000
+QUICK_CHECK_LIMIT: Final = 32 * 1024 * 1024
+"""Files up to this size get ``PRAGMA quick_check`` on open (larger ones only the cheap checks)."""
+
+ENV_VAR: Final = "DEVILSGRIP_DB"
+DB_NAME: Final = "devilsgrip.sqlite3"
+
+EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "hint", "giveup")
+FINISHED: Final = (Status.OVER.value, Status.WON.value, Status.GIVEN_UP.value)
+
+
+class StoreError(DevilsGripError):
+    """The database cannot be used.  ``code``: ``store-corrupt``, ``store-newer``,
+    ``store-unreadable``, ``store-write-failed`` or ``store-no-game``; ``params["path"]``."""
+
+
+_ERROR_TEXTS: Final[dict[str, str]] = {
+    "store-corrupt": "the database {path} is damaged or is not a devilsgrip database; "
+                     "it was left untouched",
+    "store-newer": "the database {path} was written by a newer version of devilsgrip "
+                   "(schema {found}, this version reads up to {supported}); it was left untouched",
+    "store-unreadable": "cannot open the database {path}: {reason}; it was left untouched",
+    "store-write-failed": "cannot save to the database {path}: {reason}",
+    "store-no-game": "there is no game {game_id} in the database {path}",
+    "store-none": "no database",
+}
+
+
+def store_error_text(error: StoreError) -> str:
+    """The error in the player's language (one line)."""
+    from devilsgrip.i18n import translate_error
+
+    return translate_error(error)
+
+
+def _error(code: str, path: Path | str, **params: Any) -> StoreError:
+    template = _ERROR_TEXTS[code]
+    values = {"path": str(path), "reason": "", "found": "", "supported": SCHEMA_VERSION,
+              "game_id": ""}
+    values.update(params)
+    params.setdefault("supported", SCHEMA_VERSION)
+    return StoreError(code, template.format(**values), path=str(path), **params)
+
+
+def default_path() -> Path:
+    """``$DEVILSGRIP_DB``, else the database in the user data directory."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_path("devilsgrip", appauthor=False)) / DB_NAME
+
+
+def now_text() -> str:
+    """The current time as stored: ISO 8601, UTC, microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def parse_time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+# ------------------------------------------------------------------ values
+@dataclass(frozen=True)
+class GameInfo:
+    """One stored game (without its events)."""
+
+    id: int
+    owner: str
+    number: int | None
+    deck: str | None
+    start_position: str | None
+    rules: str
+    started: str
+    updated: str
+    ended: str | None
+    status: str
+    score: int
+    moves: int
+    hints: int
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+    @property
+    def won(self) -> bool:
+        return self.status == Status.WON.value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "owner": self.owner, "number": self.number, "deck": self.deck,
+            "start_position": self.start_position, "rules": self.rules,
+            "started": self.started, "updated": self.updated, "ended": self.ended,
+            "status": self.status, "score": self.score, "moves": self.moves,
+            "hints": self.hints,
+        }
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What statistics need of one finished game."""
+
+    score: int
+    status: str
+    number: int | None = None
+    hints: int = 0
+    ended: str = ""
+
+    @property
+    def won(self) -> bool:
+        return self.status == Status.WON.value
+
+
+RATING_ORDER: Final = tuple(r.value for r in Rating)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Statistics of finished games (over, won or given up), oldest end first."""
+
+    rules: str | None
+    owner: str | None
+    played: int
+    won: int
+    given_up: int
+    best_score: int | None
+    average_score: float | None
+    ratings: dict[str, int]
+    current_streak: int
+    longest_streak: int
+    histogram: dict[int, int]
+    best_by_number: dict[int, int]
+    hints: int
+    unfinished: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (dict keys are strings)."""
+        return {
+            "rules": self.rules,
+            "owner": self.owner,
+            "played": self.played,
+            "won": self.won,
+            "given_up": self.given_up,
+            "win_rate": self.win_rate,
+            "best_score": self.best_score,
+            "average_score": self.average_score,
+            "ratings": dict(self.ratings),
+            "current_streak": self.current_streak,
+            "longest_streak": self.longest_streak,
+            "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
+            "best_by_number": {str(k): v for k, v in sorted(self.best_by_number.items())},
+            "hints": self.hints,
+            "unfinished": self.unfinished,
+        }
+
+
+def compute_stats(
+    results: Iterable[GameResult],
+    *,
+    rules: str | None = None,
+    owner: str | None = None,
+    unfinished: int = 0,
+) -> Stats:
+    """Statistics of ``results`` in the order the games ended (oldest first).
+
+    Games not finished are ignored.  A streak counts wins in a row; any other
+    finished game (over or given up) ends it.
+    """
+    played = won = given_up = hints = 0
+    total = 0
+    best: int | None = None
+    ratings = dict.fromkeys(RATING_ORDER, 0)
+    histogram: dict[int, int] = {}
+    best_by_number: dict[int, int] = {}
+    streak = longest = 0
+    for r in results:
+        if r.status not in FINISHED:
+            continue
+        played += 1
+        total += r.score
+        hints += r.hints
+        best = r.score if best is None else min(best, r.score)
+        histogram[r.score] = histogram.get(r.score, 0) + 1
+        if r.won:
+            won += 1
+            ratings[Rating.WON.value] += 1
+            streak += 1
+            longest = max(longest, streak)
+        else:
+            ratings[Rating.of(r.score).value if r.score > 0 else Rating.BRILLIANT.value] += 1
+            streak = 0
+            if r.status == Status.GIVEN_UP.value:
+                given_up += 1
+        if r.number is not None:
+            old = best_by_number.get(r.number)
+            best_by_number[r.number] = r.score if old is None else min(old, r.score)
+    return Stats(
+        rules=rules,
+        owner=owner,
+        played=played,
+        won=won,
+        given_up=given_up,
+        best_score=best,
+        average_score=total / played if played else None,
+        ratings=ratings,
+        current_streak=streak,
+        longest_streak=longest,
+        histogram=dict(sorted(histogram.items())),
+        best_by_number=dict(sorted(best_by_number.items())),
+        hints=hints,
+        unfinished=unfinished,
+    )
+
+
+# -------------------------------------------------------------- migrations
+def _migrate_0_to_1(con: sqlite3.Connection) -> None:
+    con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    con.execute(
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            number INTEGER,
+            deck TEXT,
+            rules TEXT NOT NULL,
+            started TEXT NOT NULL,
+            moves TEXT NOT NULL DEFAULT '',
+            result TEXT NOT NULL DEFAULT 'in progress',
+            score INTEGER NOT NULL,
+            finished TEXT
+        )"""
+    )
+    con.execute("CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+def _migrate_1_to_2(con: sqlite3.Connection) -> None:
+    con.execute(
+        """CREATE TABLE games2 (
+            id INTEGER PRIMARY KEY,
+            owner TEXT NOT NULL DEFAULT 'local',
+            number INTEGER,
+            deck TEXT,
+            start_position TEXT,
+            rules TEXT NOT NULL,
+            started TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            ended TEXT,
+            status TEXT NOT NULL DEFAULT 'in progress',
+            score INTEGER NOT NULL,
+            moves INTEGER NOT NULL DEFAULT 0,
+            hints INTEGER NOT NULL DEFAULT 0
+        )"""
+    )
+    rows = con.execute(
+        "SELECT id, number, deck, rules, started, moves, result, score, finished FROM games"
+    ).fetchall()
+    events: list[tuple[int, int, str, str | None, str]] = []
+    for gid, number, deck, rules, started, moves, result, score, finished in rows:
+        tokens = moves.split()
+        status = result if result in (*FINISHED, Status.IN_PROGRESS.value) else "in progress"
+        ended = (finished or started) if status in FINISHED else None
+        con.execute(
+            "INSERT INTO games2 (id, owner, number, deck, rules, started, updated, ended, "
+            "status, score, moves) VALUES (?, 'local', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (gid, number, deck, rules, started, finished or started, ended, status, score,
+             len(tokens)),
+        )
+        events.extend((gid, i, "move", t, started) for i, t in enumerate(tokens, start=1))
+        if status == Status.GIVEN_UP.value:
+            events.append((gid, len(tokens) + 1, "giveup", None, ended or started))
+    con.execute("DROP TABLE games")
+    con.execute("ALTER TABLE games2 RENAME TO games")
+    con.execute(
+        """CREATE TABLE events (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            move TEXT,
+            at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID"""
+    )
+    con.executemany(
+        "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)", events
+    )
+    con.execute("CREATE INDEX games_owner ON games (owner, status)")
+    con.execute("CREATE INDEX games_rules ON games (rules, status)")
+    con.execute(
+        """CREATE TABLE settings2 (
+            owner TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+            PRIMARY KEY (owner, key)
+        ) WITHOUT ROWID"""
+    )
+    con.execute("INSERT INTO settings2 (owner, key, value) SELECT 'local', key, value "
+                "FROM settings")
+    con.execute("DROP TABLE settings")
+    con.execute("ALTER TABLE settings2 RENAME TO settings")
+    con.execute(
+        """CREATE TABLE web_sessions (
+            token TEXT PRIMARY KEY, created TEXT NOT NULL, last_seen TEXT NOT NULL
+        ) WITHOUT ROWID"""
+    )
+    con.execute(
+        """CREATE TABLE current_games (
+            owner TEXT PRIMARY KEY,
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE
+        ) WITHOUT ROWID"""
+    )
+
+
+MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
+    _migrate_0_to_1,
+    _migrate_1_to_2,
+)
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+def migrate(con: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Run the migrations from the database's version up to ``target`` in one transaction.
+
+    The connection must be in autocommit mode (``isolation_level=None``).
+    Returns the version found before.
+    """
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        found = int(con.execute("PRAGMA user_version").fetchone()[0])
+        for version in range(found, target):
+            MIGRATIONS[version](con)
+            con.execute(f"PRAGMA user_version = {version + 1}")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return found
+
+
+# ------------------------------------------------------------------ probing
+def _check_file(path: Path) -> bool:
+    """Cheap checks before SQLite sees the file; True when it exists and is not empty."""
+    try:
+        if path.is_dir():
+            raise _error("store-unreadable", path, reason=_("it is a directory"))
+        if not path.exists():
+            return False
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise _error("store-unreadable", path, reason=_("permission denied"))
+        size = path.stat().st_size
+        if size == 0:
+            return False
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError as exc:
+        raise _error("store-unreadable", path, reason=exc.strerror or str(exc)) from exc
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise _error("store-corrupt", path)
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]
+    if page_size < 512 or page_size & (page_size - 1):
+        raise _error("store-corrupt", path)
+    if valid and pages and size < pages * page_size:
+        raise _error("store-corrupt", path)  # truncated
+    if size % page_size:
+        raise _error("store-corrupt", path)
+    return True
+
+
+def _probe(path: Path) -> int:
+    """Read-only look at an existing database: its schema version (-1: no verdict),
+    or StoreError.
+
+    When no ``-wal``/``-shm``/``-journal`` file is beside it (nobody has it open),
+    it is read as immutable, so that SQLite creates nothing beside it either.
+    """
+    side = any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-shm", "-journal"))
+    uri = f"{path.resolve().as_uri()}?mode=ro" + ("" if side else "&immutable=1")
+    try:
+        con = sqlite3.connect(uri, uri=True, isolation_level=None,
+                              timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as exc:
+        raise _error("store-unreadable", path, reason=str(exc)) from exc
+    try:
+        app = int(con.execute("PRAGMA application_id").fetchone()[0])
+        version = int(con.execute("PRAGMA user_version").fetchone()[0])
+        tables = [r[0] for r in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if path.stat().st_size <= QUICK_CHECK_LIMIT:
+            check = con.execute("PRAGMA quick_check(1)").fetchone()
+            if not check or check[0] != "ok":
+                raise _error("store-corrupt", path)
+    except sqlite3.OperationalError:
+        # locked, busy, a -shm it may not map read-only ...: no verdict; the
+        # read-write open that follows checks the version again in a transaction
+        return -1
+    except sqlite3.DatabaseError as exc:
+        raise _error("store-corrupt", path) from exc
+    finally:
+        con.close()
+    if app == APPLICATION_ID:
+        if version > SCHEMA_VERSION:
+            raise _error("store-newer", path, found=version)
+        return version
+    if app == 0 and version == 0 and not tables:
+        return 0
+    raise _error("store-corrupt", path)
+
+
+# -------------------------------------------------------------------- store
+def _start_of(game: Game) -> tuple[int | None, str | None, str | None]:
+    if game.number is not None:
+        return game.number, None, None
+    if game.deck is not None:
+        return None, format_deck(game.deck), None
+    return None, None, game.start_position
+
+
+_GAME_COLUMNS: Final = ("id, owner, number, deck, start_position, rules, started, updated, "
+                        "ended, status, score, moves, hints")
+
+
+def _info(row: tuple[Any, ...]) -> GameInfo:
+    return GameInfo(*row)
+
+
+class Store:
+    """The database.  Open with :meth:`open`; safe to share between threads."""
+
+    def __init__(self, path: Path, con: sqlite3.Connection) -> None:
+        self.path = path
+        self._con = con
+        self._lock = threading.RLock()
+        self.closed = False
+
+    # --------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: Path | str | None = None) -> Store:
+        """Open (and create or migrate) the database; raises :class:`StoreError`.
+
+        ``path``: ``--db``, else ``$DEVILSGRIP_DB``, else the user data directory.
+        """
+        p = Path(path) if path is not None else default_path()
+        p = p.expanduser()
+        exists = _check_file(p)
+        if exists:
+            _probe(p)
+        else:
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise _error("store-unreadable", p, reason=exc.strerror or str(exc)) from exc
+        try:
+            con = sqlite3.connect(str(p), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                  check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise _error("store-unreadable", p, reason=str(exc)) from exc
+        try:
+            con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise _error("store-unreadable", p, reason=f"journal mode {mode}")
+            con.execute("PRAGMA synchronous = FULL")
+            con.execute("PRAGMA foreign_keys = ON")
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                app = int(con.execute("PRAGMA application_id").fetchone()[0])
+                version = int(con.execute("PRAGMA user_version").fetchone()[0])
+                tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            finally:
+                con.execute("ROLLBACK")
+            if version > SCHEMA_VERSION and app == APPLICATION_ID:
+                raise _error("store-newer", p, found=version)
+            if app not in (0, APPLICATION_ID) or (app == 0 and (version or tables)):
+                raise _error("store-corrupt", p)
+            if version < SCHEMA_VERSION:
+                migrate(con)
+            version = int(con.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                raise _error("store-newer", p, found=version)
+        except StoreError:
+            con.close()
+            raise
+        except sqlite3.OperationalError as exc:
+            con.close()
+            raise _error("store-unreadable", p, reason=str(exc)) from exc
+        except sqlite3.DatabaseError as exc:
+            con.close()
+            raise _error("store-corrupt", p) from exc
+        return cls(p, con)
+
+    def close(self) -> None:
+        with self._lock:
+            if not self.closed:
+                self.closed = True
+                self._con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._read("PRAGMA user_version")[0][0])
+
+    # ------------------------------------------------------------ low level
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One short write transaction (``BEGIN IMMEDIATE``), committed on exit."""
+        with self._lock:
+            con = self._con
+            try:
+                con.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _error("store-write-failed", self.path, reason=str(exc)) from exc
+            try:
+                yield con
+                con.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):
+                    con.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise _error("store-write-failed", self.path, reason=str(exc)) from exc
+                raise
+
+    def _read(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            try:
+                return list(self._con.execute(sql, tuple(params)).fetchall())
+            except sqlite3.DatabaseError as exc:
+                raise _error("store-corrupt", self.path, reason=str(exc)) from exc
+
+    # ---------------------------------------------------------------- games
+    def new_game(self, game: Game, owner: str = "local", *, started: str | None = None) -> int:
+        """Store a game about to be played (its start only); returns its id."""
+        number, deck, position = _start_of(game)
+        when = started or now_text()
+        with self._write() as con:
+            cur = con.execute(
+                "INSERT INTO games (owner, number, deck, start_position, rules, started, "
+                "updated, status, score, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, number, deck, position, str(game.rules), when, when,
+                 game.status.value, game.score, game.moves_played),
+            )
+            gid = cur.lastrowid
+        assert gid is not None
+        return gid
+
+    def add_event(self, game_id: int, kind: str, game: Game, move: str | None = None) -> None:
+        """Append one event and the game's new state, in one committed transaction."""
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {kind!r}")
+        when = now_text()
+        status = game.status.value
+        with self._write() as con:
+            seq = con.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
+            ).fetchone()[0]
+            con.execute(
+                "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, kind, move, when),
+            )
+            con.execute(
+                "UPDATE games SET status = ?, score = ?, moves = ?, updated = ?, "
+                "hints = hints + ?, "
+                "ended = CASE WHEN ? = 'in progress' THEN NULL ELSE COALESCE(ended, ?) END "
+                "WHERE id = ?",
+                (status, game.score, game.moves_played, when, int(kind == "hint"), status,
+                 when, game_id),
+            )
+
+    def save_game(
+        self,
+        game: Game,
+        owner: str = "local",
+        *,
+        started: str | None = None,
+        ended: str | None = None,
+        hints: int = 0,
+    ) -> int:
+        """Store a whole game at once (its move stack as events): for import and tests."""
+        number, deck, position = _start_of(game)
+        when = started or now_text()
+        status = game.status.value
+        end = (ended or when) if status in FINISHED else None
+        events: list[tuple[str, str | None]] = [("move", m.text()) for m in game.move_stack]
+        if game.given_up:
+            events.append(("giveup", None))
+        with self._write() as con:
+            cur = con.execute(
+                "INSERT INTO games (owner, number, deck, start_position, rules, started, "
+                "updated, ended, status, score, moves, hints) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, number, deck, position, str(game.rules), when, end or when, end,
+                 status, game.score, game.moves_played, hints),
+            )
+            gid = cur.lastrowid
+            assert gid is not None
+            con.executemany(
+                "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
+                [(gid, i, k, m, when) for i, (k, m) in enumerate(events, start=1)],
+            )
+        return gid
+
+    def game_info(self, game_id: int) -> GameInfo | None:
+        rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _info(rows[0]) if rows else None
+
+    def games(
+        self,
+        *,
+        owner: str | None = None,
+        rules: str | Rules | None = None,
+        finished: bool | None = None,
+    ) -> list[GameInfo]:
+        """Stored games, oldest first, filtered by owner, exact rules and finished or not."""
+        where, params = self._filter(owner, rules)
+        if finished is True:
+            where.append(f"status IN ({', '.join('?' * len(FINISHED))})")
+            params.extend(FINISHED)
+        elif finished is False:
+            where.append("status = 'in progress'")
+        sql = f"SELECT {_GAME_COLUMNS} FROM games"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        return [_info(r) for r in self._read(sql + " ORDER BY id", params)]
+
+    @staticmethod
+    def _filter(owner: str | None, rules: str | Rules | None) -> tuple[list[str], list[Any]]:
+        where: list[str] = []
+        params: list[Any] = []
+        if owner is not None:
+            where.append("owner = ?")
+            params.append(owner)
+        if rules is not None:
+            where.append("rules = ?")
+            params.append(str(Rules.parse(rules)))
+        return where, params
+
+    def unfinished_games(self, owner: str = "local") -> list[GameInfo]:
+        """Games of ``owner`` still in progress, most recently played first."""
+        rows = self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE owner = ? AND status = 'in progress' "
+            "ORDER BY updated DESC, id DESC",
+            (owner,),
+        )
+        return [_info(r) for r in rows]
+
+    def events(self, game_id: int) -> list[tuple[str, str | None]]:
+        """A game's events in order: (kind, move text or None)."""
+        return [(k, m) for k, m in self._read(
+            "SELECT kind, move FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+
+    def load_game(self, game_id: int) -> Game:
+        """The game replayed from its start through every event: exactly where it was,
+        redo list included.  Raises StoreError ``store-no-game`` or RecordError-like
+        engine errors if the stored events do not replay."""
+        info = self.game_info(game_id)
+        if info is None:
+            raise _error("store-no-game", self.path, game_id=game_id)
+        game = start_game(info.number, info.deck, info.start_position, info.rules)
+        replay_events(game, self.events(game_id))
+        return game
+
+    def delete_game(self, game_id: int) -> None:
+        with self._write() as con:
+            con.execute("DELETE FROM current_games WHERE game_id = ?", (game_id,))
+            con.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            con.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    def record(self, game_id: int) -> str:
+        """The game's record (the engine's format) with Started/Ended/Owner/Hints tags."""
+        info = self.game_info(game_id)
+        if info is None:
+            raise _error("store-no-game", self.path, game_id=game_id)
+        game = self.load_game(game_id)
+        game.tags["Started"] = info.started
+        if info.ended:
+            game.tags["Ended"] = info.ended
+        game.tags["Owner"] = info.owner
+        game.tags["Hints"] = str(info.hints)
+        return game.record()
+
+    def find_duplicate(self, game: Game, started: str) -> int | None:
+        """The id of a stored game with the same start, rules, start time and moves."""
+        number, deck, position = _start_of(game)
+        rows = self._read(
+            "SELECT id FROM games WHERE number IS ? AND deck IS ? AND start_position IS ? "
+            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?",
+            (number, deck, position, str(game.rules), started, game.moves_played, game.score,
+             game.status.value),
+        )
+        for (gid,) in rows:
+            if self.load_game(gid).move_stack == game.move_stack:
+                return int(gid)
+        return None
+
+    def best_score(self, game: Game | GameInfo) -> int | None:
+        """The best finished score on this deal with these rules."""
+        if isinstance(game, GameInfo):
+            number, deck, position, rules = game.number, game.deck, game.start_position, game.rules
+        else:
+            number, deck, position = _start_of(game)
+            rules = str(game.rules)
+        rows = self._read(
+            "SELECT MIN(score) FROM games WHERE number IS ? AND deck IS ? "
+            f"AND start_position IS ? AND rules = ? AND status IN ({', '.join('?' * 3)})",
+            (number, deck, position, rules, *FINISHED),
+        )
+        value = rows[0][0] if rows else None
+        return None if value is None else int(value)
+
+    # ---------------------------------------------------------------- stats
+    def stats(self, rules: str | Rules | None = None, owner: str | None = None) -> Stats:
+        """Statistics of finished games (all rules when ``rules`` is None)."""
+        where, params = self._filter(owner, rules)
+        cond = " AND ".join(where) if where else "1"
+        rows = self._read(
+            f"SELECT score, status, number, hints, ended FROM games WHERE {cond} AND "
+            f"status IN ({', '.join('?' * 3)}) ORDER BY ended, id",
+            (*params, *FINISHED),
+        )
+        open_count = self._read(
+            f"SELECT count(*) FROM games WHERE {cond} AND status = 'in progress'", params
+        )[0][0]
+        return compute_stats(
+            (GameResult(s, st, n, h, e or "") for s, st, n, h, e in rows),
+            rules=None if rules is None else str(Rules.parse(rules)),
+            owner=owner,
+            unfinished=int(open_count),
+        )
+
+    def rules_played(self, owner: str | None = None) -> list[str]:
+        """The rules texts of stored games, most played first."""
+        where, params = self._filter(owner, None)
+        cond = " AND ".join(where) if where else "1"
+        return [r for (r,) in self._read(
+            f"SELECT rules FROM games WHERE {cond} GROUP BY rules ORDER BY count(*) DESC, rules",
+            params)]
+
+    # ------------------------------------------------------------- settings
+    def get_setting(self, owner: str, key: str) -> str | None:
+        rows = self._read("SELECT value FROM settings WHERE owner = ? AND key = ?", (owner, key))
+        return str(rows[0][0]) if rows else None
+
+    def set_setting(self, owner: str, key: str, value: str) -> None:
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO settings (owner, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (owner, key) DO UPDATE SET value = excluded.value",
+                (owner, key, str(value)),
+            )
+
+    def settings(self, owner: str) -> dict[str, str]:
+        return {k: v for k, v in self._read(
+            "SELECT key, value FROM settings WHERE owner = ? ORDER BY key", (owner,))}
+
+    def set_settings(self, owner: str, values: Mapping[str, str]) -> None:
+        with self._write() as con:
+            con.executemany(
+                "INSERT INTO settings (owner, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (owner, key) DO UPDATE SET value = excluded.value",
+                [(owner, k, str(v)) for k, v in values.items()],
+            )
+
+    # --------------------------------------------------------- current game
+    def current_game(self, owner: str) -> int | None:
+        """The id of the game ``owner`` is playing (set by PlaySession), or None."""
+        rows = self._read("SELECT game_id FROM current_games WHERE owner = ?", (owner,))
+        return int(rows[0][0]) if rows else None
+
+    def set_current_game(self, owner: str, game_id: int | None) -> None:
+        with self._write() as con:
+            if game_id is None:
+                con.execute("DELETE FROM current_games WHERE owner = ?", (owner,))
+            else:
+                con.execute(
+                    "INSERT INTO current_games (owner, game_id) VALUES (?, ?) "
+                    "ON CONFLICT (owner) DO UPDATE SET game_id = excluded.game_id",
+                    (owner, game_id),
+                )
+
+    # --------------------------------------------------------- web sessions
+    def create_web_session(self) -> str:
+        """A new browser session token (its owner string is ``f"web:{token}"``)."""
+        token = secrets.token_urlsafe(32)
+        when = now_text()
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO web_sessions (token, created, last_seen) VALUES (?, ?, ?)",
+                (token, when, when),
+            )
+        return token
+
+    def web_session_exists(self, token: str) -> bool:
+        if not token or len(token) > 200:
+            return False
+        return bool(self._read("SELECT 1 FROM web_sessions WHERE token = ?", (token,)))
+
+    def touch_web_session(self, token: str) -> None:
+        with self._write() as con:
+            con.execute("UPDATE web_sessions SET last_seen = ? WHERE token = ?",
+                        (now_text(), token))
+
+
+# ---------------------------------------------------------------- replaying
+def start_game(number: int | None, deck: str | None, position: str | None, rules: str) -> Game:
+    """The game at its start, from how a store row names it."""
+    if number is not None:
+        return Game(number, rules=rules)
+    if deck is not None:
+        return Game(deck=deck, rules=rules)
+    if position is not None:
+        return Game.from_position(position)
+    raise ValueError("a stored game needs a number, a deck or a start position")
+
+
+def replay_events(game: Game, events: Iterable[tuple[str, str | None]]) -> Game:
+    """Apply stored events to ``game`` (engine-checked)."""
+    for kind, move in events:
+        if kind == "move":
+            assert move is not None
+            game.play(move)
+        elif kind == "undo":
+            game.undo()
+        elif kind == "redo":
+            game.redo()
+        elif kind == "restart":
+            game.restart()
+        elif kind == "giveup":
+            game.give_up()
+    return game
+
+
+@dataclass
+class ImportReport:
+    """What :func:`import_records` did: ids imported, indexes skipped or bad (from 1)."""
+
+    imported: list[int] = field(default_factory=list)
+    duplicates: list[int] = field(default_factory=list)
+    bad: list[tuple[int, DevilsGripError]] = field(default_factory=list)
+
+
+def split_records(text: str) -> list[str]:
+    """Records separated by a blank line before the next ``[Event`` tag."""
+    records: list[list[str]] = []
+    current: list[str] = []
+    blank = True
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("[Event") and (blank or not current) and any(
+            s.strip() and not s.strip().startswith("[") for s in current
+        ):
+            records.append(current)
+            current = []
+        if stripped or current:
+            current.append(line)
+        blank = not stripped
+    if any(s.strip() for s in current):
+        records.append(current)
+    return ["\n".join(r).strip() + "\n" for r in records]
+
+
+def import_records(store: Store, text: str, owner: str = "local") -> ImportReport:
+    """Verify each record by replay and store the good ones (not duplicates)."""
+    report = ImportReport()
+    for index, record in enumerate(split_records(text), start=1):
+        try:
+            game = Game.from_record(record)
+        except DevilsGripError as exc:
+            report.bad.append((index, exc))
+            continue
+        except ValueError as exc:
+            report.bad.append((index, DevilsGripError("record-bad", str(exc))))
+            continue
+        started = game.tags.pop("Started", None)
+        ended = game.tags.pop("Ended", None)
+        game.tags.pop("Owner", None)
+        hints_text = game.tags.pop("Hints", "0")
+        hints = int(hints_text) if hints_text.isdigit() else 0
+        if started is not None and parse_time(started) is None:
+            started = None
+        if started is not None:
+            dup = store.find_duplicate(game, started)
+            if dup is not None:
+                report.duplicates.append(index)
+                continue
+        report.imported.append(
+            store.save_game(game, owner, started=started, ended=ended, hints=hints)
+        )
+    return report

@@ -1,0 +1,85 @@
+"""The command line speaks each language (in-process, so it stays fast)."""
+
+from __future__ import annotations
+
+import pytest
+
+from devilsgrip.cli import main
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "stock"),
+    [
+        ("en", "Game 1", "stock: 72 cards"),
+        ("fr", "Partie 1", "pioche : 72 cartes"),
+        ("da", "Spil 1", "bunke: 72 kort"),
+        ("es", "Partida 1", "mazo: 72 cartas"),
+        ("hu", "1. játék", "húzópakli: 72 lap"),
+    ],
+)
+def test_deal_is_translated(
+    lang: str, title: str, stock: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["deal", "1", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(title + "  (classic)")
+    assert stock in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "heading", "word"),
+    [
+        ("en", "DEVIL'S GRIP: THE RULES", "talon"),
+        ("fr", "DEVIL'S GRIP : LA RÈGLE DU JEU", "défausse"),
+        ("da", "DEVIL'S GRIP: SPILLETS REGLER", "kastebunken"),
+        ("es", "DEVIL'S GRIP: LAS REGLAS DEL JUEGO", "descarte"),
+        ("hu", "DEVIL'S GRIP: A JÁTÉK SZABÁLYAI", "dobópakli"),
+    ],
+)
+def test_rules_command(
+    lang: str, heading: str, word: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rules", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == heading
+    assert word in out
+    assert "**" not in out and "`" not in out
+
+
+def test_rules_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--lang", "da", "--markdown"]) == 0
+    assert capsys.readouterr().out.startswith("# Devil's Grip: spillets regler\n")
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "devilsgrip: move 2 'a1-a2' is illegal: no card of a1 goes on the 6 of diamonds"),
+        ("es", "devilsgrip: la jugada 2 'a1-a2' no está permitida: ninguna carta de a1 va sobre "
+               "el seis de diamantes: lleva el nueve de diamantes"),
+        ("fr", "devilsgrip : le coup 2 'a1-a2' est interdit : aucune carte de a1 ne va sur le "
+               "six de carreau"),
+        ("da", "devilsgrip: træk 2 'a1-a2' er ikke tilladt: intet kort fra a1 kan lægges på "
+               "ruder seks"),
+        ("hu", "devilsgrip: a(z) 2. lépés ('a1-a2') szabálytalan: a(z) a1 mezőből egy lap sem "
+               "kerülhet a káró hatosra"),
+    ],
+)
+def test_replay_illegal_move_in_language(
+    lang: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", "--game", "1", "--moves", "d a1-a2", "--lang", lang]) == 1
+    assert capsys.readouterr().err.startswith(expected)
+
+
+def test_bad_rules_error_in_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deal", "1", "--rules", "nosuch", "--lang", "fr"]) == 2
+    assert "variante de règles inconnue 'nosuch'" in capsys.readouterr().err
+
+
+def test_language_from_environment(
+    clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clean_env.setenv("LANG", "es_ES.UTF-8")
+    assert main(["deal", "1"]) == 0
+    assert capsys.readouterr().out.startswith("Partida 1")

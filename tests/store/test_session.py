@@ -1,0 +1,209 @@
+"""PlaySession: autosave of every action, resume, ends, restarts; settings and web sessions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from store_helpers import near_won_position, play_to_end, win_moves
+
+from devilsgrip.errors import IllegalMoveError, MoveError
+from devilsgrip.game import Game
+from devilsgrip.session import PlaySession
+from devilsgrip.store import Store, StoreError
+
+
+def test_every_action_is_an_event(store: Store) -> None:
+    session = PlaySession.start(store, number=42)
+    assert session.saving and session.warning is None and session.warning_code is None
+    gid = session.game_id
+    assert gid is not None
+    session.play("d")
+    session.play("d")
+    session.undo()
+    session.record_hint("d")
+    session.redo()
+    session.undo()
+    assert store.events(gid) == [
+        ("move", "d"), ("move", "d"), ("undo", None), ("hint", "d"), ("redo", None),
+        ("undo", None),
+    ]
+    info = store.game_info(gid)
+    assert info is not None
+    assert (info.moves, info.score, info.hints, info.status) == (1, 72, 1, "in progress")
+    resumed = PlaySession.resume(store, gid)
+    assert resumed.game.position() == session.game.position()
+    assert resumed.game.redo_stack == session.game.redo_stack == [session.game.redo_stack[0]]
+    assert resumed.game.can_redo
+    resumed.redo()
+    assert resumed.game.moves_played == 2
+
+
+def test_rejected_move_changes_nothing(store: Store) -> None:
+    session = PlaySession.start(store, number=42)
+    gid = session.game_id
+    assert gid is not None
+    before = session.game.position()
+    with pytest.raises(IllegalMoveError):
+        session.play("t-a1")
+    with pytest.raises(MoveError):
+        session.play("zz")
+    with pytest.raises(IllegalMoveError):
+        session.undo()
+    assert session.game.position() == before
+    assert store.events(gid) == []
+
+
+def test_resume_replays_a_long_random_session(store: Store) -> None:
+    session = PlaySession.start(store, number=77)
+    rng = random.Random(77)
+    for _ in range(300):
+        r = rng.random()
+        if r < 0.15 and session.game.can_undo:
+            session.undo()
+        elif r < 0.25 and session.game.can_redo:
+            session.redo()
+        elif r < 0.26:
+            session.restart()
+        else:
+            session.play(rng.choice(session.game.generate_moves(swaps=r > 0.95)))
+    assert session.game_id is not None
+    again = PlaySession.resume(store, session.game_id)
+    assert again.game.position() == session.game.position()
+    assert again.game.move_stack == session.game.move_stack
+    assert again.game.redo_stack == session.game.redo_stack
+
+
+def test_over_then_undo_reopens_and_final_result_counts(store: Store) -> None:
+    session = PlaySession.start(store, number=3, rules="single-pass")
+    play_to_end(session.game, seed=1)  # played on the engine directly: not saved ...
+    moves = session.game.move_stack
+    session = PlaySession.start(store, number=3, rules="single-pass")
+    for move in moves:  # ... so play them again through the session
+        session.play(move)
+    gid = session.game_id
+    assert gid is not None
+    info = store.game_info(gid)
+    assert info is not None and info.status == "over" and info.ended is not None
+    assert session.ended is not None
+    final_score = info.score
+    assert store.stats("single-pass").played == 1
+
+    undone = 0
+    while session.game.is_over():
+        session.undo()
+        undone += 1
+    assert undone >= 1
+    info = store.game_info(gid)
+    assert info is not None
+    assert info.status == "in progress" and info.ended is None
+    assert session.ended is None
+    assert store.stats("single-pass").played == 0
+    assert gid in [g.id for g in store.unfinished_games()]
+    for _ in range(undone):  # back to the end: the result counts again
+        session.redo()
+    info = store.game_info(gid)
+    assert info is not None and info.status == "over" and info.score == final_score
+    assert store.stats("single-pass").played == 1
+    session.undo()
+    session.give_up()
+    info = store.game_info(gid)
+    assert info is not None and info.status == "given up" and info.score >= final_score
+    assert store.stats("single-pass").given_up == 1
+    session.give_up()  # twice: nothing more
+    assert [k for k, _m in store.events(gid)].count("giveup") == 1
+
+
+def test_win_is_recorded_and_cannot_be_given_up(store: Store) -> None:
+    position = near_won_position(3)
+    session = PlaySession.start(store, position=position)
+    for move in win_moves(position):
+        session.play(move)
+    assert session.game_id is not None
+    info = store.game_info(session.game_id)
+    assert info is not None and info.status == "won" and info.score == 0
+    assert info.start_position == position
+    with pytest.raises(IllegalMoveError):
+        session.give_up()
+    # the finishing flourish (swaps) keeps it won
+    for swap in session.game.arrangement():
+        session.play(swap)
+    info = store.game_info(session.game_id)
+    assert info is not None and info.status == "won"
+    assert store.stats().won == 1
+    assert PlaySession.resume(store, session.game_id).game.is_won()
+
+
+def test_restart_keeps_id_unless_given_up(store: Store) -> None:
+    session = PlaySession.start(store, number=9)
+    gid = session.game_id
+    session.play("d")
+    session.restart()
+    assert session.game_id == gid and session.game.redo_stack == [Game(9).generate_moves()[0]]
+    session.redo()
+    session.give_up()
+    session.restart()
+    assert session.game_id != gid and session.game_id is not None
+    assert not session.game.given_up and session.game.moves_played == 0
+    old = store.game_info(gid or 0)
+    assert old is not None and old.status == "given up"
+    assert store.current_game("local") == session.game_id
+    assert PlaySession.resume(store, session.game_id).game.position() == Game(9).position()
+
+
+def test_resume_unknown_game(store: Store) -> None:
+    with pytest.raises(StoreError) as info:
+        PlaySession.resume(store, 999)
+    assert info.value.code == "store-no-game"
+
+
+def test_unfinished_games_newest_first_per_owner(store: Store) -> None:
+    a = PlaySession.start(store, number=1)
+    b = PlaySession.start(store, number=2)
+    PlaySession.start(store, number=3, owner="web:x")
+    done = PlaySession.start(store, number=4)
+    done.give_up()
+    a.play("d")  # a was played last
+    assert [g.id for g in store.unfinished_games()] == [a.game_id, b.game_id]
+    assert [g.number for g in store.unfinished_games("web:x")] == [3]
+
+
+def test_without_store_the_game_runs() -> None:
+    session = PlaySession.start(None, number=5)
+    assert not session.saving and session.game_id is None
+    assert session.warning_code == "store-none" and session.warning
+    session.play("d")
+    session.undo()
+    session.give_up()
+    assert session.best_score() is None
+    assert "given up" in session.record()
+
+
+def test_settings_current_game_and_web_sessions(db: Path) -> None:
+    with Store.open(db) as store:
+        token = store.create_web_session()
+        owner = f"web:{token}"
+        assert store.web_session_exists(token)
+        assert not store.web_session_exists("nope")
+        assert not store.web_session_exists("")
+        store.set_setting(owner, "lang", "fr")
+        store.set_setting(owner, "lang", "da")
+        store.set_settings(owner, {"four_colour": "1", "rules": "single-pass"})
+        session = PlaySession.start(store, number=12, owner=owner)
+        session.play("d")
+        assert store.current_game(owner) == session.game_id
+        assert store.current_game("web:other") is None
+        store.touch_web_session(token)
+    with Store.open(db) as store:  # after a restart of the server
+        assert store.web_session_exists(token)
+        assert store.get_setting(owner, "lang") == "da"
+        assert store.get_setting(owner, "missing") is None
+        assert store.settings(owner) == {"four_colour": "1", "lang": "da",
+                                         "rules": "single-pass"}
+        gid = store.current_game(owner)
+        assert gid is not None and gid == session.game_id
+        assert PlaySession.resume(store, gid).game.moves_played == 1
+        store.set_current_game(owner, None)
+        assert store.current_game(owner) is None
+        assert len({store.create_web_session() for _ in range(20)}) == 20
