@@ -37,7 +37,7 @@ browser:
 	fi
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests $(wildcard benchmarks)
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/devilsgrip
