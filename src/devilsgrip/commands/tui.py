@@ -1,0 +1,44 @@
+"""``devilsgrip tui``: play in the terminal (Textual)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from devilsgrip.commands import add_game_options, db_path, parse_rules
+from devilsgrip.i18n import _, set_language
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "tui",
+        help=_("play in the terminal"),
+        description=_("Play Devil's Grip in the terminal: keys, mouse, hints, saved games."),
+    )
+    add_game_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.lang:
+        set_language(args.lang)
+    rules = str(parse_rules(args.rules))
+    from devilsgrip.game import Game
+    from devilsgrip.session import open_store
+
+    # a bad game number or deck is refused here, before the screen opens
+    if args.game is not None:
+        Game(args.game, rules=rules)
+    elif args.deck is not None:
+        Game(deck=args.deck, rules=rules)
+    store, problem = open_store(db_path(args))
+    from devilsgrip.tui.app import DevilsGripApp
+
+    app = DevilsGripApp(store, number=args.game, deck=args.deck, rules=rules,
+                        store_error=problem)
+    try:
+        app.run()
+    finally:
+        if store is not None:
+            store.close()
+    return 0

@@ -1,0 +1,253 @@
+"""The dialogs and pages of the terminal game: game over, help, statistics,
+deal by number, resume.
+
+Each screen is given what it shows (attributes down) and answers through
+``dismiss`` (a result up); none of them touches the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
+from devilsgrip.store import parse_time
+
+if TYPE_CHECKING:
+    from devilsgrip.store import GameInfo, Stats
+
+
+def keys_table() -> list[tuple[str, str]]:
+    """The keys of the game and what they do (translated)."""
+    return [
+        (_("arrows, h j k l"), _("move the cursor over the grid, the stock and the talon")),
+        (_("Enter, Space"), _("pick up the pile under the cursor (or the talon's top card), "
+                              "then drop it where it should go")),
+        ("", _("dropping on a pile that takes it builds it there; dropping a pile on an "
+               "empty cell swaps the two cells (swaps never change the score)")),
+        ("x", _("swap the picked-up pile with the pile under the cursor")),
+        (_("Esc"), _("put the picked-up cards back")),
+        (_("mouse"), _("click a place to pick up or drop, as with Enter")),
+        ("d", _("deal (also Enter on the stock)")),
+        ("r", _("redeal the talon when the stock is empty")),
+        ("u", _("undo")),
+        ("U", _("redo")),
+        ("?", _("hint")),
+        ("n", _("new game")),
+        ("g", _("deal a game by its number")),
+        ("s", _("statistics")),
+        ("c", _("four-colour deck on or off")),
+        ("F1", _("rules and keys")),
+        ("q", _("quit (every move is already saved)")),
+    ]
+
+
+class GameOverScreen(ModalScreen[str]):
+    """The end of a game: score, rating and the deal's best score so far.
+
+    Dismissed with ``"new"``, ``"undo"``, ``"quit"`` or ``"close"``.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", show=False),
+        Binding("u", "choose('undo')", show=False),
+        Binding("q", "choose('quit')", show=False),
+        Binding("escape,enter,space", "choose('close')", show=False),
+    ]
+
+    def __init__(
+        self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
+    ) -> None:
+        super().__init__(classes="dialog-screen")
+        self.won = won
+        self.score = score
+        self.rating = rating
+        self.moves = moves
+        self.best = best
+
+    def compose(self) -> ComposeResult:
+        title = _("You won!") if self.won else _("Game over")
+        lines = [
+            _("score: {score}").format(score=self.score),
+            _("rating: {rating}").format(rating=rating_label(self.rating)),
+            ngettext("{n} move", "{n} moves", self.moves).format(n=self.moves),
+        ]
+        if self.best is None:
+            lines.append(_("first finished game of this deal"))
+        else:
+            lines.append(_("best score on this deal so far: {score}").format(score=self.best))
+        keys = _("n: new game   u: undo   Esc: look at the grid   q: quit")
+        with Vertical(id="gameover", classes="dialog -won" if self.won else "dialog"):
+            yield Static(title, id="gameover-title", classes="dialog-title")
+            yield Static("\n".join(lines), id="gameover-body")
+            yield Static(keys, id="gameover-keys", classes="dialog-keys")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class HelpScreen(Screen[None]):
+    """The keys and the rules for players, in the player's language."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,f1", "close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for key, what in keys_table():
+            table.add_row(key, what)
+        with VerticalScroll(id="help"):
+            yield Static(_("Keys"), classes="help-title")
+            yield Static(table, id="help-keys")
+            text = rules_text(current_language())
+            if text:
+                yield Markdown(text, id="help-rules")
+        yield Static(_("Esc: back to the game   arrows, PgUp, PgDn: scroll"),
+                     id="help-footer", classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#help", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def stats_text(stats: Stats) -> Text:
+    """Statistics as lines of text (translated)."""
+    lines = [
+        ngettext("{n} game finished", "{n} games finished", stats.played).format(n=stats.played),
+        ngettext("{n} won", "{n} won", stats.won).format(n=stats.won)
+        + f"  ({stats.win_rate:.0%})",
+        ngettext("{n} given up", "{n} given up", stats.given_up).format(n=stats.given_up),
+        ngettext("{n} game unfinished", "{n} games unfinished", stats.unfinished).format(
+            n=stats.unfinished),
+    ]
+    if stats.best_score is not None:
+        lines.append(_("best score: {score}").format(score=stats.best_score))
+    if stats.average_score is not None:
+        lines.append(_("average score: {score}").format(score=f"{stats.average_score:.1f}"))
+    lines.append(_("current streak of wins: {n}").format(n=stats.current_streak))
+    lines.append(_("longest streak of wins: {n}").format(n=stats.longest_streak))
+    lines.append(ngettext("{n} hint taken", "{n} hints taken", stats.hints).format(n=stats.hints))
+    ratings = "   ".join(
+        f"{rating_label(name)}: {count}" for name, count in stats.ratings.items() if count
+    )
+    if ratings:
+        lines.append(_("ratings: {list}").format(list=ratings))
+    return Text("\n".join(lines))
+
+
+class StatsScreen(ModalScreen[None]):
+    """Statistics of the finished games with the rules in force."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q,s", "close", show=False)]
+
+    def __init__(self, stats: Stats | None, rules: str, problem: str | None = None) -> None:
+        super().__init__(classes="dialog-screen")
+        self.stats = stats
+        self.rules = rules
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="stats", classes="dialog"):
+            yield Static(_("Statistics: {rules}").format(rules=self.rules),
+                         classes="dialog-title")
+            if self.stats is None:
+                yield Static(self.problem or _("No statistics: games are not being saved."),
+                             id="stats-body")
+            else:
+                yield Static(stats_text(self.stats), id="stats-body")
+            yield Static(_("Esc: back to the game"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class DealNumberScreen(ModalScreen[int | None]):
+    """Ask for a game number; dismissed with the number, or None when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="deal-number", classes="dialog"):
+            yield Static(_("Deal a game by its number"), classes="dialog-title")
+            yield Input(placeholder=_("game number"), id="deal-number-input", type="integer")
+            yield Static("", id="deal-number-error", classes="error")
+            yield Static(_("Enter: deal   Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text.isdigit() or int(text) < 1:
+            self.query_one("#deal-number-error", Static).update(
+                _("Type a game number: a whole number from 1."))
+            return
+        self.dismiss(int(text))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ResumeScreen(ModalScreen[int | None]):
+    """Offer the unfinished games; dismissed with a game id, or None for a new game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "new", show=False)]
+
+    def __init__(self, games: Sequence[GameInfo]) -> None:
+        super().__init__(classes="dialog-screen")
+        self.games = list(games)[:8]
+
+    def compose(self) -> ComposeResult:
+        options = [Option(_("Start a new game"), id="new")]
+        for info in self.games:
+            options.append(Option(self.describe(info), id=f"game-{info.id}"))
+        with Vertical(id="resume", classes="dialog"):
+            yield Static(_("Resume an unfinished game?"), classes="dialog-title")
+            yield OptionList(*options, id="resume-list")
+            yield Static(_("Enter: choose   Esc: new game"), classes="dialog-keys")
+
+    @staticmethod
+    def describe(info: GameInfo) -> str:
+        if info.number is not None:
+            name = _("game {number}").format(number=info.number)
+        else:
+            name = _("a dealt deck")
+        moves = ngettext("{n} move", "{n} moves", info.moves).format(n=info.moves)
+        score = _("score: {score}").format(score=info.score)
+        parts = [name, info.rules, moves, score]
+        when = parse_time(info.updated)
+        if when is not None:
+            parts.append(when.astimezone().strftime("%Y-%m-%d %H:%M"))
+        return " · ".join(parts)
+
+    def on_mount(self) -> None:
+        option_list = self.query_one(OptionList)
+        option_list.highlighted = 1 if self.games else 0
+        option_list.focus()
+
+    @on(OptionList.OptionSelected)
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or "new"
+        if option_id.startswith("game-"):
+            self.dismiss(int(option_id.removeprefix("game-")))
+        else:
+            self.dismiss(None)
+
+    def action_new(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,313 @@
+"""Playing through the keyboard and the mouse: the pilot presses keys and clicks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from devilsgrip.cards import CELL_NAMES
+from devilsgrip.game import Game
+from devilsgrip.i18n import translate_error
+from devilsgrip.notation import DEAL, MoveKind, grid_build, swap, talon_build
+from devilsgrip.session import PlaySession
+from devilsgrip.store import Store
+from devilsgrip.tui.app import DevilsGripApp
+from devilsgrip.tui.game_screen import GameScreen
+from devilsgrip.tui.places import STOCK, TALON
+from devilsgrip.tui.screens import DealNumberScreen, HelpScreen, ResumeScreen, StatsScreen
+
+PathKeys = Callable[[int, int, int], tuple[list[str], int]]
+SIZE = (80, 24)
+
+
+def make_app(store: Store | None, **kwargs: Any) -> DevilsGripApp:
+    kwargs.setdefault("flourish_delay", 0.0)
+    kwargs.setdefault("hint_time", 0.5)
+    return DevilsGripApp(store, **kwargs)
+
+
+def game_screen(app: DevilsGripApp) -> GameScreen:
+    screen = app.screen
+    assert isinstance(screen, GameScreen), screen
+    return screen
+
+
+async def goto(pilot: Pilot[Any], path_keys: PathKeys, place: int) -> None:
+    screen = game_screen(pilot.app)  # type: ignore[arg-type]
+    keys, _memory = path_keys(screen.cursor, screen.memory, place)
+    if keys:
+        await pilot.press(*keys)
+    assert screen.cursor == place
+
+
+def status(app: DevilsGripApp) -> str:
+    return game_screen(app).status
+
+
+def test_cursor_moves_with_arrows_and_hjkl(store: Store) -> None:
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            assert screen.cursor == 0
+            assert app.screen.query_one("#place-a1").has_class("-cursor")
+            await pilot.press("right", "right", "down")
+            assert screen.cursor == CELL_NAMES.index("c2")
+            await pilot.press("l", "j", "h", "k", "k")
+            assert screen.cursor == CELL_NAMES.index("c1")
+            assert app.screen.query_one("#place-c1").has_class("-cursor")
+            assert not app.screen.query_one("#place-a1").has_class("-cursor")
+            await pilot.press("down", "down", "down")
+            assert screen.cursor == TALON
+            assert app.screen.query_one("#place-talon").has_class("-cursor")
+            await pilot.press("left")
+            assert screen.cursor == STOCK
+
+    asyncio.run(scenario())
+
+
+def test_pick_and_drop_plays_a_grid_build_and_saves_it(store: Store,
+                                                       path_keys: PathKeys) -> None:
+    expected = Game(1)
+    build = next(m for m in expected.generate_moves() if m.kind == MoveKind.BUILD)
+    expected.play(build)
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await goto(pilot, path_keys, build.src)
+            await pilot.press("enter")
+            assert screen.picked == build.src
+            assert app.screen.query_one(f"#place-{CELL_NAMES[build.src]}").has_class("-picked")
+            await goto(pilot, path_keys, build.dst)
+            await pilot.press("space")
+            assert screen.picked is None
+            session = screen.session
+            assert session.game.move_stack == [build]
+            assert session.game.position() == expected.position()
+            assert session.game_id is not None
+            assert store.events(session.game_id) == [("move", build.text())]
+            assert status(app) == f"Played {build.text()}."
+
+    asyncio.run(scenario())
+
+
+def test_illegal_drop_is_refused_with_its_reason(store: Store, path_keys: PathKeys) -> None:
+    game = Game(1)
+    game.play(DEAL)
+    cell = next(c for c in range(24) if game.reason(talon_build(c)) is not None)
+    reason = game.reason(talon_build(cell))
+    assert reason is not None
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("d")
+            await goto(pilot, path_keys, TALON)
+            await pilot.press("enter")
+            assert screen.picked == TALON
+            await goto(pilot, path_keys, cell)
+            await pilot.press("enter")
+            assert screen.session.game.moves_played == 1
+            assert status(app) == translate_error(reason)
+            assert app.screen.query_one("#status", Static).has_class("-error")
+            assert screen.picked is None
+
+    asyncio.run(scenario())
+
+
+def test_swap_with_x_and_drop_on_an_empty_cell(store: Store, path_keys: PathKeys) -> None:
+    # a position with a space at b1: the pile dropped there swaps with it
+    game = Game(2)
+    empty = next(m for m in game.generate_moves()
+                 if m.kind == MoveKind.BUILD and len(game.grid[m.src]) == 1)
+    a1 = CELL_NAMES.index("a1")
+
+    async def scenario() -> None:
+        app = make_app(store, number=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.press("enter", "right", "x")
+            assert screen.session.game.move_stack[-1] == swap(a1, a1 + 1)
+            # every card turned and no filling from the talon: the build leaves a space
+            position = Game(2).position().split()
+            position[1], position[2] = "-", position[1]
+            position[5] = "classic,fill_from_talon=false"
+            session = PlaySession.start(store, position=" ".join(position))
+            app.show_session(session)
+            await pilot.pause()
+            assert session.game.reason(empty) is None
+            await goto(pilot, path_keys, empty.src)
+            await pilot.press("enter")
+            await goto(pilot, path_keys, empty.dst)
+            await pilot.press("enter")
+            assert session.game.move_stack[-1] == empty
+            assert not session.game.grid[empty.src]
+            other = next(c for c in range(24) if c != empty.src and session.game.grid[c])
+            await goto(pilot, path_keys, other)
+            await pilot.press("enter")
+            await goto(pilot, path_keys, empty.src)
+            await pilot.press("enter")
+            assert session.game.move_stack[-1] == swap(other, empty.src)
+            assert not session.game.grid[other]
+
+    asyncio.run(scenario())
+
+
+def test_deal_undo_redo_and_clicks(store: Store) -> None:
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            game = screen.session.game
+            await pilot.press("d")
+            assert (len(game.stock), len(game.talon)) == (69, 3)
+            assert "69 cards" in str(app.screen.query_one("#place-stock").render())
+            await pilot.press("u")
+            assert (len(game.stock), len(game.talon)) == (72, 0)
+            assert status(app) == "Took back d."
+            await pilot.press("U")
+            assert (len(game.stock), len(game.talon)) == (69, 3)
+            await pilot.click("#place-stock")
+            assert (len(game.stock), len(game.talon)) == (66, 6)
+            assert screen.cursor == STOCK
+            await pilot.press("u", "u", "u")
+            assert game.moves_played == 0
+            assert status(app) == translate_error(_error_of(game.undo))
+            gid = screen.session.game_id
+            assert gid is not None
+            kinds = [k for k, _m in store.events(gid)]
+            assert kinds == ["move", "undo", "redo", "move", "undo", "undo"]
+
+    asyncio.run(scenario())
+
+
+def _error_of(action: Callable[[], object]) -> Exception:
+    try:
+        action()
+    except Exception as exc:
+        return exc
+    raise AssertionError("no error")
+
+
+def test_click_to_move_picks_and_drops(store: Store) -> None:
+    game = Game(1)
+    build = next(m for m in game.generate_moves() if m.kind == MoveKind.BUILD)
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            await pilot.click(f"#place-{CELL_NAMES[build.src]}")
+            assert screen.picked == build.src
+            await pilot.click(f"#place-{CELL_NAMES[build.dst]}")
+            assert screen.session.game.move_stack == [grid_build(build.src, build.dst)]
+
+    asyncio.run(scenario())
+
+
+def test_new_game_deal_by_number_stats_and_help(store: Store) -> None:
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            first = screen.session.game_id
+            await pilot.press("n")
+            assert screen.session.game_id != first
+            await pilot.press("g")
+            assert isinstance(app.screen, DealNumberScreen)
+            await pilot.press("a", "enter")  # not a number: the dialog stays
+            assert isinstance(app.screen, DealNumberScreen)
+            await pilot.press("4", "2", "enter")
+            assert app.screen is screen
+            assert screen.session.game.number == 42
+            await pilot.press("s")
+            assert isinstance(app.screen, StatsScreen)
+            await pilot.press("escape")
+            await pilot.press("f1")
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            assert app.screen is screen
+            await pilot.press("c")
+            assert app.four_colour
+            assert store.get_setting("local", "four_colour") == "1"
+
+    asyncio.run(scenario())
+
+
+def test_resume_after_restart(db_path: Path, path_keys: PathKeys) -> None:
+    async def first_run() -> str:
+        store = Store.open(db_path)
+        app = make_app(store, number=5)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("d", "d")
+            screen = game_screen(app)
+            builds = [m for m in screen.session.game.generate_moves() if m.kind != MoveKind.DEAL]
+            if builds:
+                screen.session.play(builds[0])
+            await pilot.press("d", "u")
+            position = screen.session.game.position()
+            await pilot.press("q")
+        store.close()
+        return position
+
+    async def second_run(position: str) -> None:
+        store = Store.open(db_path)
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, ResumeScreen)
+            await pilot.press("enter")
+            screen = game_screen(app)
+            assert screen.session.game.number == 5
+            assert screen.session.game.position() == position
+            assert screen.session.game.can_redo
+            await pilot.press("U")
+            assert screen.session.game.position() != position
+        store.close()
+
+    position = asyncio.run(first_run())
+    asyncio.run(second_run(position))
+
+
+def test_playing_without_a_store_says_so() -> None:
+    async def scenario() -> None:
+        app = make_app(None, number=3)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = game_screen(app)
+            assert not screen.session.saving
+            assert app.screen.query_one("#status", Static).has_class("-error")
+            assert "not being saved" in status(app)
+            assert "not saving" in str(app.screen.query_one("#title", Static).render())
+            await pilot.press("d")
+            assert screen.session.game.moves_played == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_resume_offer_can_be_declined(store: Store) -> None:
+    old = PlaySession.start(store, number=77)
+    old.play(DEAL)
+
+    async def scenario() -> None:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            offer = app.screen
+            assert isinstance(offer, ResumeScreen)
+            assert [g.id for g in offer.games] == [old.game_id]
+            assert "game 77" in offer.describe(offer.games[0])
+            await pilot.press("escape")
+            screen = game_screen(app)
+            assert screen.session.game_id != old.game_id
+            assert screen.session.game.moves_played == 0
+
+    asyncio.run(scenario())
+    assert [g.id for g in store.unfinished_games()][-1] == old.game_id

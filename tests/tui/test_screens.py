@@ -1,0 +1,310 @@
+"""Snapshots of the screens, colours, room to grow, hints and other languages."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from devilsgrip.cards import SUIT_OF, make_card
+from devilsgrip.game import Game, Rating
+from devilsgrip.i18n import rating_label, set_language, translate_error, translations
+from devilsgrip.notation import DEAL, talon_build
+from devilsgrip.session import PlaySession
+from devilsgrip.solver import play_game, solve
+from devilsgrip.store import Store
+from devilsgrip.tui.app import DevilsGripApp
+from devilsgrip.tui.game_screen import GameScreen
+from devilsgrip.tui.places import STOCK, TALON
+from devilsgrip.tui.screens import GameOverScreen, HelpScreen, StatsScreen
+from devilsgrip.tui.widgets import FOUR_COLOURS, TWO_COLOURS, PileCell, card_text
+
+ScreenText = Callable[[App[object]], str]
+Snapshot = Callable[[str, str], None]
+PathKeys = Callable[[int, int, int], tuple[list[str], int]]
+
+
+def make_app(store: Store | None, **kwargs: Any) -> DevilsGripApp:
+    kwargs.setdefault("flourish_delay", 0.0)
+    return DevilsGripApp(store, **kwargs)
+
+
+def game_screen(app: DevilsGripApp) -> GameScreen:
+    assert isinstance(app.screen, GameScreen)
+    return app.screen
+
+
+async def wait_for(pilot: Pilot[Any], test: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.02)
+
+
+def test_snapshot_main_screen(store: Store, screen_text: ScreenText, snapshot: Snapshot) -> None:
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            snapshot("main_start_80x24", screen_text(app))  # type: ignore[arg-type]
+            await pilot.press("d", "down", "down", "down", "right", "enter")
+            assert game_screen(app).picked == TALON
+            snapshot("main_picked_80x24", screen_text(app))  # type: ignore[arg-type]
+
+    asyncio.run(scenario())
+
+
+def test_snapshot_game_over_screen_after_a_win(store: Store, screen_text: ScreenText,
+                                               snapshot: Snapshot,
+                                               path_keys: PathKeys) -> None:
+    result = solve(Game(2), time_limit=10.0)
+    assert result.score == 0
+    *before, last = result.moves
+    game = Game(2)
+    game.play_all(before)
+    position = game.position()
+
+    async def scenario() -> None:
+        app = make_app(store, number=9)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            screen.dg_app.show_session(PlaySession.start(store, position=position))
+            await pilot.pause()
+            source = TALON if last.kind.name == "TALON" else last.src
+            keys, memory = path_keys(screen.cursor, screen.memory, source)
+            more, _memory = path_keys(source, memory, last.dst)
+            await pilot.press(*keys, "enter", *more, "enter")
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            text = screen_text(app)  # type: ignore[arg-type]
+            assert "You won!" in text
+            snapshot("game_over_won_80x24", text)
+
+    asyncio.run(scenario())
+
+
+def test_snapshot_help_screen(store: Store, screen_text: ScreenText,
+                              snapshot: Snapshot) -> None:
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f1")
+            assert isinstance(app.screen, HelpScreen)
+            snapshot("help_80x24", screen_text(app))  # type: ignore[arg-type]
+
+    asyncio.run(scenario())
+
+
+def test_game_over_screen_when_no_card_can_enter(store: Store) -> None:
+    # the greedy player's single-pass game, its last move played on the screen
+    moves = play_game(Game(3, rules="single-pass"), "greedy").move_stack
+    assert moves
+
+    async def scenario() -> None:
+        app = make_app(store, number=3, rules="single-pass")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            game = screen.session.game
+            for move in moves[:-1]:
+                screen.session.play(move)
+            assert not game.is_over()
+            assert screen.play(moves[-1])
+            assert game.is_over() and not game.is_won()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            over = app.screen
+            assert isinstance(over, GameOverScreen)
+            assert not over.won and over.score == game.score
+            assert over.best == game.score  # this finished game is the deal's best so far
+            await pilot.press("escape")
+            assert app.screen is screen
+            await pilot.press("s")
+            stats = app.screen
+            assert isinstance(stats, StatsScreen) and stats.stats is not None
+            assert stats.stats.played == 1
+            body = str(stats.query_one("#stats-body", Static).render())
+            assert "1 game finished" in body
+            assert f"best score: {over.score}" in body
+            await pilot.press("escape")
+            # over is a status, not a lock: undo still works
+            await pilot.press("u")
+            assert app.screen is screen
+            assert game.moves_played == over.moves - 1
+            # the game ends again, and the dialog's own undo key takes the move back
+            assert screen.play(moves[-1])
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await pilot.press("u")
+            assert app.screen is screen
+            assert game.moves_played == over.moves - 1
+
+    asyncio.run(scenario())
+
+
+def test_cards_in_colour_and_the_four_colour_deck() -> None:
+    diamond = make_card(8, 2)
+    spade = make_card(8, 0)
+
+    def colour(text: Text) -> str:
+        style = text.spans[0].style if text.spans else text.style
+        assert not isinstance(style, str)
+        assert style.color is not None
+        return style.color.name
+
+    assert SUIT_OF[diamond] == 2
+    assert colour(card_text(diamond, False)) == TWO_COLOURS[2]
+    assert colour(card_text(diamond, True)) == FOUR_COLOURS[2]
+    assert TWO_COLOURS[2] == TWO_COLOURS[1] != TWO_COLOURS[0]
+    assert len(set(FOUR_COLOURS)) == 4
+    assert colour(card_text(spade, True)) == FOUR_COLOURS[0]
+    assert card_text(make_card(10, 1), False).plain == "10♥"
+
+
+def test_the_grid_grows_with_the_terminal(store: Store) -> None:
+    async def size_of_a1(width: int, height: int) -> tuple[int, int]:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(width, height)):
+            cell = app.screen.query_one("#place-a1", PileCell)
+            return cell.size.width, cell.size.height
+
+    small = asyncio.run(size_of_a1(80, 24))
+    large = asyncio.run(size_of_a1(160, 48))
+    assert small[0] >= 7 and small[1] >= 2
+    assert large[0] > small[0] and large[1] > small[1]
+
+
+def test_a_hint_is_computed_in_a_worker_and_shown(store: Store) -> None:
+    async def scenario() -> None:
+        app = make_app(store, number=1, hint_time=0.3)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
+            await wait_for(pilot, lambda: screen.hint_move is not None)
+            move = screen.hint_move
+            assert move is not None
+            assert screen.session.game.reason(move) is None
+            assert screen.status.startswith(f"Hint: {move.text()}: ")
+            for place in screen.hint_places:
+                name = "talon" if place == TALON else None
+                widget = screen._places[place]
+                assert widget.has_class("-hint"), name
+            gid = screen.session.game_id
+            assert gid is not None
+            assert store.events(gid)[-1] == ("hint", move.text())
+            # the next move clears the hint
+            await pilot.press("d")
+            assert screen.hint_move is None
+            assert not any(w.has_class("-hint") for w in screen._places.values())
+
+    asyncio.run(scenario())
+
+
+def test_the_screen_speaks_french(store: Store) -> None:
+    fr = translations("fr")
+    for english in ("score: {score}", "stock", "talon"):
+        assert fr.gettext(english) != english, f"no French for {english!r}"
+    game = Game(1)
+    game.play(DEAL)
+    cell = next(c for c in range(24) if game.reason(talon_build(c)) is not None)
+    reason = game.reason(talon_build(cell))
+    assert reason is not None
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            info = str(app.screen.query_one("#info", Static).render())
+            assert fr.gettext("score: {score}").format(score=72) in info
+            assert rating_label(Rating.NONE, "fr") in info
+            assert fr.gettext("stock") in str(screen._places[STOCK].border_title)
+            await pilot.press("d")
+            screen.picked = TALON
+            screen.cursor = cell
+            await pilot.press("enter")
+            assert screen.status == translate_error(reason, "fr")
+            assert screen.status != translate_error(reason, "en")
+
+    set_language("fr")
+    asyncio.run(scenario())
+
+
+def test_the_screen_answers_while_a_hint_is_thought_of_and_drops_a_stale_one(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from devilsgrip import solver
+
+    release = threading.Event()
+
+    def slow_hint(game: Game, **_kwargs: Any) -> solver.Hint | None:
+        release.wait(5)
+        return solver.explain(game, DEAL)
+
+    monkeypatch.setattr(solver, "hint", slow_hint)
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            await pilot.press("question_mark")
+            await pilot.press("d", "right")  # handled while the worker waits
+            assert screen.session.game.moves_played == 1
+            assert screen.cursor == 1
+            release.set()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.hint_move is None  # computed for a position that is gone
+            assert screen.status == "Played d."
+
+    asyncio.run(scenario())
+
+
+def test_a_failing_hint_is_reported_and_the_game_goes_on(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from devilsgrip import solver
+
+    def broken_hint(game: Game, **_kwargs: Any) -> solver.Hint | None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(solver, "hint", broken_hint)
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.status == "No hint this time: it could not be worked out."
+            await pilot.press("d")
+            assert screen.session.game.moves_played == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_help_screen_shows_the_rules_in_the_players_language(store: Store) -> None:
+    from textual.widgets import Markdown
+
+    from devilsgrip.i18n import rules_text
+
+    french = rules_text("fr")
+    assert french and french != rules_text("en")
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f1")
+            assert isinstance(app.screen, HelpScreen)
+            rules = app.screen.query_one("#help-rules", Markdown)
+            assert rules.source == french
+            await pilot.press("f1")
+            assert isinstance(app.screen, GameScreen)
+
+    set_language("fr")
+    asyncio.run(scenario())

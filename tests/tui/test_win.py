@@ -1,0 +1,100 @@
+"""A winnable deal played to the win by replaying the solver's line through key presses."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from devilsgrip.cards import RANK_OF
+from devilsgrip.game import Game
+from devilsgrip.notation import Move, MoveKind
+from devilsgrip.solver import solve
+from devilsgrip.store import Store
+from devilsgrip.tui.app import DevilsGripApp
+from devilsgrip.tui.game_screen import GameScreen
+from devilsgrip.tui.places import TALON
+from devilsgrip.tui.screens import GameOverScreen
+
+PathKeys = Callable[[int, int, int], tuple[list[str], int]]
+WINNABLE = 2
+"""Game 2 (classic) is won by the clairvoyant solver in a split second."""
+
+
+def move_keys(move: Move, place: int, memory: int, path_keys: PathKeys) -> tuple[list[str], int,
+                                                                                 int]:
+    """The key presses that play ``move`` from the cursor at ``place``; the new cursor too."""
+    if move.kind == MoveKind.DEAL:
+        return ["d"], place, memory
+    if move.kind == MoveKind.REDEAL:
+        return ["r"], place, memory
+    source = TALON if move.kind == MoveKind.TALON else move.src
+    keys, memory = path_keys(place, memory, source)
+    more, memory = path_keys(source, memory, move.dst)
+    drop = "x" if move.kind == MoveKind.SWAP else "enter"
+    return [*keys, "enter", *more, drop], move.dst, memory
+
+
+async def send_keys(app: DevilsGripApp, keys: list[str]) -> None:
+    """Key presses as the terminal sends them, without the pilot's pause after each
+    (about 40 ms a key: too slow for a whole game).  Keys are handled in order."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def wait_for(pilot: Pilot[Any], test: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.002)
+
+
+@pytest.mark.slow
+def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
+                                                           path_keys: PathKeys) -> None:
+    result = solve(Game(WINNABLE), time_limit=10.0)
+    assert result.score == 0
+    place, memory = 0, 0
+    presses: list[list[str]] = []
+    for move in result.moves:
+        keys, place, memory = move_keys(move, place, memory, path_keys)
+        presses.append(keys)
+
+    async def scenario() -> None:
+        app = DevilsGripApp(store, number=WINNABLE, flourish_delay=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            game = screen.session.game
+            for i, (move, keys) in enumerate(zip(result.moves, presses, strict=True)):
+                await send_keys(app, keys)
+                await wait_for(pilot, lambda i=i: game.moves_played > i)  # type: ignore[misc]
+                assert game.move_stack[i] == move, (i, move, screen.status)
+            assert game.move_stack[: len(result.moves)] == list(result.moves)
+            assert game.is_won()
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            over = app.screen
+            assert isinstance(over, GameOverScreen)
+            assert over.won and over.score == 0
+            # the flourish played the arrangement: jacks, queens, kings row by row
+            tops = [RANK_OF[pile[-1]] for pile in game.grid]
+            assert tops == [11] * 8 + [12] * 8 + [13] * 8
+            assert game.arrangement() == []
+            assert screen.session.game_id is not None
+            info = store.game_info(screen.session.game_id)
+            assert info is not None and info.status == "won"
+            assert info.moves == game.moves_played
+            await pilot.press("n")
+            assert app.screen is screen
+            assert screen.session.game.moves_played == 0
+
+    asyncio.run(scenario())

@@ -1,0 +1,499 @@
+"""The browser game's JSON API, through Starlette's TestClient (see ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from devilsgrip import i18n
+from devilsgrip.cards import CELL_NAMES, MAX_GAME_NUMBER
+from devilsgrip.game import Game
+from devilsgrip.notation import format_deck
+from devilsgrip.web.server import COOKIE_NAME
+
+MakeClient = Callable[..., TestClient]
+DOMAIN = "testserver.local"
+STATE_KEYS = {"view", "game", "can_undo", "can_redo", "last_move", "announce", "arrangement",
+              "lang"}
+GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "started", "elapsed"}
+
+
+def state(client: TestClient) -> dict[str, Any]:
+    r = client.get("/api/game")
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def post(client: TestClient, path: str, body: Any = None) -> Any:
+    return client.post(path, json=body) if body is not None else client.post(path)
+
+
+def assert_refused(response: Any, status: int | tuple[int, ...] = (400, 409)) -> dict[str, Any]:
+    statuses = (status,) if isinstance(status, int) else status
+    assert response.status_code in statuses, (response.status_code, response.text)
+    data: dict[str, Any] = response.json()
+    assert set(data) == {"error", "message"}
+    assert isinstance(data["error"], str) and data["error"]
+    assert isinstance(data["message"], str) and data["message"]
+    return data
+
+
+def view_of(game: Game) -> dict[str, Any]:
+    return game.view().to_dict()
+
+
+# ------------------------------------------------------------------- state
+def test_game_state_is_the_engine_view(client: TestClient) -> None:
+    data = state(client)
+    assert set(data) == STATE_KEYS
+    assert set(data["game"]) == GAME_KEYS
+    assert data["view"] == view_of(Game(1))
+    assert data["game"]["number"] == 1
+    assert data["game"]["rules"] == "classic"
+    assert data["game"]["saving"] is True and data["game"]["warning"] is None
+    assert isinstance(data["game"]["id"], int)
+    assert data["can_undo"] is False and data["can_redo"] is False
+    assert data["last_move"] is None and data["arrangement"] == []
+    assert data["lang"] == "en"
+    assert client.cookies.get(COOKIE_NAME)
+
+
+def test_moves_follow_the_engine(client: TestClient) -> None:
+    mirror = Game(1)
+    rng = random.Random(5)
+    for _ in range(40):
+        moves = mirror.generate_moves()
+        move = rng.choice(moves)
+        r = client.post("/api/move", json={"move": move.text()})
+        assert r.status_code == 200, r.text
+        mirror.play(move)
+        data = r.json()
+        assert data["view"] == view_of(mirror)
+        assert data["last_move"] == move.text()
+        assert data["can_undo"] is True
+        assert data["announce"]
+    assert state(client)["view"] == view_of(mirror)
+
+
+def test_swap_and_the_announcement(client: TestClient) -> None:
+    r = client.post("/api/move", json={"move": "a1=h3"})
+    assert r.status_code == 200
+    data = r.json()
+    mirror = Game(1)
+    mirror.play("a1=h3")
+    assert data["view"]["grid"] == view_of(mirror)["grid"]
+    assert "a1" in data["announce"] and "h3" in data["announce"]
+    r = client.post("/api/move", json={"move": "d"})
+    assert "Dealt 3 cards" in r.json()["announce"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"move": "a1-a2"}, 409, "no-card-fits"),
+        ({"move": "t-c2"}, 409, "talon-empty"),
+        ({"move": "r"}, 409, "stock-not-empty"),
+        ({"move": "zz"}, 400, "move-bad-text"),
+        ({"move": "a1-a1"}, 400, "move-same-cell"),
+        ({"move": 3}, 400, "bad-field"),
+        ({"move": None}, 400, "missing-field"),
+        ({"move": "d" * 100}, 400, "bad-field"),
+        ({}, 400, "missing-field"),
+        ({"move": "d", "x": 1}, 400, "unknown-field"),
+        ([1, 2], 400, "bad-json"),
+    ],
+)
+def test_rejected_moves_change_nothing(
+    client: TestClient, body: Any, status: int, code: str
+) -> None:
+    before = state(client)
+    r = client.post("/api/move", json=body)
+    assert assert_refused(r, status)["error"] == code
+    assert state(client) == before
+
+
+def test_bad_json_is_refused(client: TestClient) -> None:
+    before = state(client)
+    r = client.post("/api/move", content=b"{not json",
+                    headers={"content-type": "application/json"})
+    assert assert_refused(r, 400)["error"] == "bad-json"
+    r = client.post("/api/move", content=b"\xff\xfe", headers={"content-type": "application/json"})
+    assert assert_refused(r, 400)["error"] == "bad-json"
+    assert state(client) == before
+
+
+def test_undo_and_redo(client: TestClient) -> None:
+    assert assert_refused(post(client, "/api/undo"), 409)["error"] == "nothing-to-undo"
+    assert assert_refused(post(client, "/api/redo"), 409)["error"] == "nothing-to-redo"
+    start = state(client)["view"]
+    after_deal = post(client, "/api/move", {"move": "d"}).json()
+    after_two = post(client, "/api/move", {"move": "d"}).json()
+    undone = post(client, "/api/undo").json()
+    assert undone["view"] == after_deal["view"]
+    assert undone["can_redo"] is True and undone["last_move"] is None
+    undone = post(client, "/api/undo").json()
+    assert undone["view"] == start and undone["can_undo"] is False
+    redone = post(client, "/api/redo").json()
+    assert redone["view"] == after_deal["view"] and redone["last_move"] == "d"
+    redone = post(client, "/api/redo").json()
+    assert redone["view"] == after_two["view"] and redone["can_redo"] is False
+
+
+def test_restart_and_new(client: TestClient) -> None:
+    start = state(client)
+    post(client, "/api/move", {"move": "d"})
+    restarted = post(client, "/api/restart").json()
+    assert restarted["view"] == start["view"]
+    assert restarted["can_redo"] is True
+    new = post(client, "/api/new", {"game": 7}).json()
+    assert new["game"]["number"] == 7 and new["view"] == view_of(Game(7))
+    assert new["game"]["id"] != start["game"]["id"]
+    new = post(client, "/api/new", {"game": 8, "rules": "single-pass"}).json()
+    assert new["game"]["rules"] == "single-pass"
+    assert new["view"] == view_of(Game(8, rules="single-pass"))
+    deck = format_deck(Game(3).deck or ())
+    new = post(client, "/api/new", {"deck": deck, "rules": "literal"}).json()
+    assert new["game"]["number"] is None and new["view"] == view_of(Game(3, rules="literal"))
+    new = post(client, "/api/new", {}).json()
+    assert isinstance(new["game"]["number"], int) and new["view"]["moves"] == 0
+    assert new["game"]["rules"] == "classic"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"game": 0},
+        {"game": -3},
+        {"game": MAX_GAME_NUMBER + 1},
+        {"game": True},
+        {"game": "5"},
+        {"game": 2.5},
+        {"game": 5, "deck": "x"},
+        {"deck": "2S 3S"},
+        {"deck": 12},
+        {"rules": "nonsense"},
+        {"rules": "classic,draw=0"},
+        {"game": 1, "colour": "red"},
+    ],
+)
+def test_bad_new_game_is_refused(client: TestClient, body: dict[str, Any]) -> None:
+    before = state(client)
+    assert_refused(client.post("/api/new", json=body), 400)
+    assert state(client) == before
+
+
+def test_largest_game_number(client: TestClient) -> None:
+    data = post(client, "/api/new", {"game": MAX_GAME_NUMBER}).json()
+    assert data["game"]["number"] == MAX_GAME_NUMBER
+
+
+def test_give_up_then_solution(client: TestClient) -> None:
+    r = client.get("/api/solution")
+    assert assert_refused(r, 409)["error"] == "game-not-over"
+    post(client, "/api/move", {"move": "d"})
+    data = post(client, "/api/giveup").json()
+    assert data["view"]["given_up"] is True and data["can_undo"] is False
+    assert "gave up" in data["announce"]
+    assert assert_refused(post(client, "/api/move", {"move": "d"}), 409)["error"] == (
+        "game-given-up"
+    )
+    r = client.get("/api/solution")
+    assert r.status_code == 200, r.text
+    solution = r.json()
+    assert set(solution) >= {"score", "proven", "moves"}
+    replay = Game(1)
+    for text in solution["moves"]:
+        replay.play(text)
+    assert replay.score == solution["score"]
+    # the restart of a given-up game is a new game on the same deal
+    again = post(client, "/api/restart").json()
+    assert again["view"] == view_of(Game(1)) and again["view"]["given_up"] is False
+
+
+def test_hint_is_a_legal_move(client: TestClient) -> None:
+    r = client.get("/api/hint")
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    assert set(hint) == {"move", "code", "text", "cells"}
+    assert hint["move"] in view_of(Game(1))["legal"]
+    assert isinstance(hint["text"], str) and hint["text"]
+    assert all(cell in CELL_NAMES for cell in hint["cells"])
+    if hint["move"] not in ("d", "r"):
+        assert hint["cells"] and hint["cells"][-1] == hint["move"][-2:]
+    assert state(client)["view"] == view_of(Game(1))
+
+
+def test_stats_and_best_score(client: TestClient) -> None:
+    stats = client.get("/api/stats").json()
+    assert stats["best"] is None and stats["saving"] is True
+    post(client, "/api/move", {"move": "d"})
+    post(client, "/api/giveup")
+    post(client, "/api/restart")
+    stats = client.get("/api/stats").json()
+    assert stats["best"] == 72
+    assert state(client)["game"]["best_score"] == 72
+    assert stats != client.get("/api/stats", headers={"cookie": ""}).json()
+
+
+# --------------------------------------------------------------- settings
+def test_settings_are_remembered(tmp_path: Path, make_client: MakeClient) -> None:
+    db = tmp_path / "s.sqlite3"
+    first = make_client(db=db)
+    defaults = first.get("/api/settings").json()
+    assert defaults["lang"] == "en" and defaults["four_colour"] is False
+    assert defaults["animation"] == "normal" and defaults["rules"] == "classic"
+    r = first.post("/api/settings", json={"four_colour": True, "animation": "fast",
+                                          "rules": "single-pass", "lang": "fr"})
+    assert r.status_code == 200, r.text
+    assert r.json()["lang"] == "fr" and r.json()["four_colour"] is True
+    new = post(first, "/api/new", {}).json()
+    assert new["game"]["rules"] == "single-pass"
+    cookie = first.cookies.get(COOKIE_NAME)
+    # another server on the same database knows this browser's settings
+    second = make_client(db=db)
+    second.cookies.set(COOKIE_NAME, cookie or "", domain=DOMAIN)
+    again = second.get("/api/settings").json()
+    assert (again["lang"], again["four_colour"], again["animation"], again["rules"]) == (
+        "fr", True, "fast", "single-pass"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"lang": "xx"},
+        {"lang": 5},
+        {"four_colour": "yes"},
+        {"animation": "warp"},
+        {"rules": "no-such-rules"},
+        {"volume": 3},
+    ],
+)
+def test_bad_settings_are_refused(client: TestClient, body: dict[str, Any]) -> None:
+    before = client.get("/api/settings").json()
+    assert_refused(client.post("/api/settings", json=body), 400)
+    assert client.get("/api/settings").json() == before
+
+
+# ------------------------------------------------------------- languages
+def test_language_switch_changes_messages(client: TestClient) -> None:
+    english = assert_refused(client.post("/api/move", json={"move": "a1-a2"}), 409)
+    client.post("/api/settings", json={"lang": "fr"})
+    french = assert_refused(client.post("/api/move", json={"move": "a1-a2"}), 409)
+    assert french["error"] == english["error"]
+    assert french["message"] != english["message"]
+    assert state(client)["lang"] == "fr"
+    strings = client.get("/api/i18n").json()
+    assert strings["lang"] == "fr" and "fr" in strings["languages"]
+    assert strings["strings"] and all(isinstance(v, str) for v in strings["strings"].values())
+    rules = client.get("/api/rules").json()
+    assert rules["lang"] == "fr" and rules["text"]
+    assert rules["text"] == i18n.rules_text("fr")
+    assert client.get("/api/rules?lang=en").json()["text"] == i18n.rules_text("en")
+    assert_refused(client.get("/api/rules?lang=zz"), 400)
+
+
+def test_accept_language(make_client: MakeClient) -> None:
+    c = make_client(lang="en")
+    r = c.post("/api/move", json={"move": "a1-a2"}, headers={"accept-language": "da,en;q=0.5"})
+    danish = assert_refused(r, 409)
+    english = assert_refused(c.post("/api/move", json={"move": "a1-a2"}), 409)
+    assert danish["message"] != english["message"]
+    assert c.get("/api/game", headers={"accept-language": "es-ES"}).json()["lang"] == "es"
+    # the browser's own setting wins over Accept-Language
+    c.post("/api/settings", json={"lang": "hu"})
+    assert c.get("/api/game", headers={"accept-language": "es-ES"}).json()["lang"] == "hu"
+
+
+def test_server_language_is_the_fallback(make_client: MakeClient) -> None:
+    c = make_client(lang="fr")
+    assert state(c)["lang"] == "fr"
+    assert c.get("/api/i18n").json()["lang"] == "fr"
+
+
+# -------------------------------------------------------------- sessions
+def test_sessions_are_isolated(tmp_path: Path, make_client: MakeClient) -> None:
+    from devilsgrip.web.server import ServerOptions, create_app
+
+    app = create_app(ServerOptions(db=tmp_path / "iso.sqlite3", extra_hosts=("testserver",)))
+    one = make_client(app)
+    two = make_client(app)
+    a = post(one, "/api/new", {"game": 11}).json()
+    b = post(two, "/api/new", {"game": 12}).json()
+    assert one.cookies.get(COOKIE_NAME) != two.cookies.get(COOKIE_NAME)
+    assert a["game"]["id"] != b["game"]["id"]
+    post(one, "/api/move", {"move": "d"})
+    assert state(two)["view"] == view_of(Game(12))
+    assert state(one)["view"]["talon"] != []
+    # a forged or unknown cookie gets a new session, never someone else's game
+    three = make_client(app)
+    three.cookies.set(COOKIE_NAME, "A" * 43, domain=DOMAIN)
+    data = state(three)
+    assert data["game"]["id"] not in (a["game"]["id"], b["game"]["id"])
+    assert three.cookies.get(COOKIE_NAME) != "A" * 43
+
+
+def test_restarted_server_resumes_the_game(tmp_path: Path, make_client: MakeClient) -> None:
+    db = tmp_path / "resume.sqlite3"
+    first = make_client(db=db)
+    post(first, "/api/new", {"game": 21})
+    for text in ("d", "d", "d"):
+        post(first, "/api/move", {"move": text})
+    post(first, "/api/undo")
+    before = state(first)
+    cookie = first.cookies.get(COOKIE_NAME)
+    second = make_client(db=db)
+    second.cookies.set(COOKIE_NAME, cookie or "", domain=DOMAIN)
+    after = state(second)
+    assert after["view"] == before["view"]
+    assert after["game"]["id"] == before["game"]["id"]
+    assert after["can_redo"] is True
+    assert post(second, "/api/redo").json()["view"]["moves"] == 3
+    # a restarted server started with --game deals that game to the first browser
+    third = make_client(db=db, game=99)
+    third.cookies.set(COOKIE_NAME, cookie or "", domain=DOMAIN)
+    assert state(third)["game"]["number"] == 99
+
+
+def test_without_a_store_the_game_still_runs(make_client: MakeClient) -> None:
+    c = make_client(use_store=False, game=4)
+    data = state(c)
+    assert data["game"]["saving"] is False and data["game"]["id"] is None
+    assert isinstance(data["game"]["warning"], str) and data["game"]["warning"]
+    data = post(c, "/api/move", {"move": "d"}).json()
+    assert data["view"]["talon"] and data["game"]["saving"] is False
+    assert c.get("/api/stats").json() == {"saving": False, "best": None}
+    c.post("/api/settings", json={"four_colour": True})
+    assert c.get("/api/settings").json()["four_colour"] is True
+
+
+def test_a_damaged_database_is_reported(tmp_path: Path, make_client: MakeClient) -> None:
+    db = tmp_path / "broken.sqlite3"
+    db.write_bytes(b"this is not a database at all" * 200)
+    c = make_client(db=db)
+    data = state(c)
+    assert data["game"]["saving"] is False
+    assert "broken.sqlite3" in data["game"]["warning"]
+    assert post(c, "/api/move", {"move": "d"}).status_code == 200
+    assert db.read_bytes() == b"this is not a database at all" * 200
+
+
+def test_won_game_has_its_arrangement(client: TestClient) -> None:
+    from devilsgrip.solver import solve
+
+    for number in range(1, 40):
+        result = solve(Game(number), time_limit=2.0)
+        if result.score == 0:
+            break
+    else:
+        pytest.skip("no won deal among the first games")
+    post(client, "/api/new", {"game": number})
+    data: dict[str, Any] = {}
+    for move in result.moves:
+        data = post(client, "/api/move", {"move": move.text()}).json()
+    assert data["view"]["won"] is True
+    mirror = Game(number)
+    mirror.play_all(list(result.moves))
+    assert data["arrangement"] == [m.text() for m in mirror.arrangement()]
+    assert "won" in data["announce"]
+    for text in data["arrangement"]:
+        data = post(client, "/api/move", {"move": text}).json()
+    assert data["arrangement"] == []
+    rows = [[pile[-1][0] for pile in data["view"]["grid"][r * 8:(r + 1) * 8]] for r in range(3)]
+    assert rows == [["J"] * 8, ["Q"] * 8, ["K"] * 8]
+
+
+# -------------------------------------------------------------- the page
+def test_page_and_card_images(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"] == "text/html; charset=utf-8"
+    assert page.headers["cache-control"] == "no-cache" and page.headers["etag"]
+    again = client.get("/", headers={"if-none-match": page.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    card = client.get("/cards/TS.svg")
+    assert card.status_code == 200 and card.headers["content-type"] == "image/svg+xml"
+    assert card.text.lstrip().startswith("<svg")
+    four = client.get("/cards/TD.svg?four=1")
+    assert four.status_code == 200 and four.content != client.get("/cards/TD.svg").content
+    assert client.get("/cards/back.svg").status_code == 200
+    assert client.get("/cards/empty.svg").status_code == 200
+    for bad in ("/cards/XX.svg", "/cards/ts.svg", "/cards/TS.svg?four=2", "/cards/..%2Fx.svg"):
+        assert_refused(client.get(bad), 404)
+
+
+def test_static_files(client: TestClient) -> None:
+    from devilsgrip.web.server import STATIC_DIR
+
+    for path in sorted(STATIC_DIR.iterdir()):
+        if path.is_file() and not path.name.startswith("."):
+            for url in (f"/static/{path.name}", f"/{path.name}"):
+                r = client.get(url)
+                assert r.status_code == 200, url
+                assert r.content == path.read_bytes()
+                if path.suffix == ".js":
+                    assert r.headers["content-type"] == "text/javascript; charset=utf-8"
+                if path.suffix == ".css":
+                    assert r.headers["content-type"] == "text/css; charset=utf-8"
+    for bad in ("/static/../server.py", "/static/%2e%2e/server.py", "/../server.py",
+                "/static/", "/server.py", "/static/.hidden", "/nothing.js"):
+        r = client.get(bad)
+        assert r.status_code == 404, bad
+    assert_refused(client.post("/"), 405)
+
+
+# -------------------------------------------------------------- properties
+MOVE_TEXTS = st.one_of(
+    st.sampled_from(["d", "r", "u"]),
+    st.builds(lambda s, d: f"{s}-{d}", st.sampled_from(["t", *CELL_NAMES]),
+              st.sampled_from(CELL_NAMES)),
+    st.builds(lambda s, d: f"{s}={d}", st.sampled_from(CELL_NAMES), st.sampled_from(CELL_NAMES)),
+    st.text(max_size=8),
+)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(MOVE_TEXTS, min_size=1, max_size=25))
+def test_any_move_text_matches_the_engine(make_client: MakeClient, texts: list[str]) -> None:
+    """Whatever text arrives, the server does exactly what the engine does."""
+    c = make_client(use_store=False, game=3)
+    mirror = Game(3)
+    for text in texts:
+        if text == "u":
+            r = c.post("/api/undo")
+            expected_ok = mirror.can_undo
+            if expected_ok:
+                mirror.undo()
+        else:
+            r = c.post("/api/move", json={"move": text})
+            try:
+                mirror.play(text)
+                expected_ok = True
+            except ValueError:
+                expected_ok = False
+        if expected_ok:
+            assert r.status_code == 200, (text, r.text)
+            assert r.json()["view"] == view_of(mirror)
+        else:
+            assert_refused(r)
+    assert state(c)["view"] == view_of(mirror)
+
+
+def test_public_endpoints_make_no_session(client: TestClient) -> None:
+    fresh = TestClient(client.app, headers={"origin": "http://testserver"})
+    r = fresh.get("/api/i18n", headers={"accept-language": "da"})
+    assert r.status_code == 200 and r.json()["lang"] == "da"
+    assert "set-cookie" not in r.headers
+    assert "set-cookie" not in fresh.get("/api/rules").headers
+    # a known browser's chosen language applies there too
+    client.post("/api/settings", json={"lang": "es"})
+    assert client.get("/api/i18n", headers={"accept-language": "da"}).json()["lang"] == "es"
