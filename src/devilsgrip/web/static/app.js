@@ -1,0 +1,1467 @@
+// Devil's Grip in the browser.
+//
+// The page renders the server's state and turns pointer, click and key input
+// into move texts ("a1-c2", "a1=c2", "t-c2", "d", "r").  It holds no game
+// rules: what may move where comes from view.legal, and the server checks
+// every move and explains a refusal in the player's language.
+//
+// Every visible string is written as a literal t("...") call so the
+// translations' extractor finds it.
+
+import { renderMarkdown } from "./markdown.js";
+
+const COLUMNS = 8;
+const CELLS = [];
+for (let i = 0; i < 24; i += 1) CELLS.push("abcdefgh"[i % COLUMNS] + String(Math.floor(i / COLUMNS) + 1));
+
+const PRESETS = {
+  "classic": { draw: 3, redeals: "unlimited", move_unit: "run", fill_from_talon: true },
+  "single-pass": { draw: 3, redeals: "0", move_unit: "run", fill_from_talon: true },
+  "literal": { draw: 3, redeals: "0", move_unit: "card", fill_from_talon: false },
+};
+const SPEEDS = { off: 0, fast: 0.55, normal: 1, slow: 1.8 };
+const LANGUAGE_NAMES = { en: "English", fr: "Français", da: "Dansk", es: "Español", hu: "Magyar" };
+
+const $ = (id) => document.getElementById(id);
+
+// ------------------------------------------------------------ translations
+let strings = {};
+let cardLabels = null;
+let languages = ["en", "fr", "da", "es", "hu"];
+
+function t(key, params) {
+  let text = Object.prototype.hasOwnProperty.call(strings, key) ? strings[key] : key;
+  if (params) {
+    text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  }
+  return text;
+}
+
+function rankName(code) {
+  const r = code[0];
+  if (r === "T") return "10";
+  if (r === "J") return t("jack");
+  if (r === "Q") return t("queen");
+  if (r === "K") return t("king");
+  return r;
+}
+
+function suitName(code) {
+  const s = code[code.length - 1];
+  if (s === "S") return t("spades");
+  if (s === "H") return t("hearts");
+  if (s === "D") return t("diamonds");
+  return t("clubs");
+}
+
+function cardName(code) {
+  if (cardLabels && cardLabels[code]) return cardLabels[code];
+  return t("{rank} of {suit}", { rank: rankName(code), suit: suitName(code) });
+}
+
+function ratingName(value) {
+  if (value === "won") return t("won");
+  if (value === "brilliant") return t("brilliant");
+  if (value === "excellent") return t("excellent");
+  if (value === "good") return t("good");
+  return t("no rating");
+}
+
+function speedName(value) {
+  if (value === "off") return t("Off");
+  if (value === "fast") return t("Fast");
+  if (value === "slow") return t("Slow");
+  return t("Normal");
+}
+
+function presetName(value) {
+  if (value === "single-pass") return t("Single pass");
+  if (value === "literal") return t("Literal");
+  return t("Classic");
+}
+
+// --------------------------------------------------------------- the state
+const app = {
+  state: null,
+  settings: { lang: "en", four_colour: false, animation: "normal", rules: "classic" },
+  selected: null, // "talon" or a cell index
+  lastPick: { place: null, time: 0 },
+  endShownFor: "",
+  arrangedFor: "",
+  solution: null, // {moves, index, running}
+  hintTimer: 0,
+  messageTimer: 0,
+  clock: { base: 0, at: 0, running: false },
+  drag: null,
+  suppressClick: false,
+};
+
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+
+function speed() {
+  if (reducedMotion.matches) return 0;
+  return SPEEDS[app.settings.animation] ?? 1;
+}
+
+function cardUrl(code) {
+  if (!code) return "/cards/empty.svg";
+  if (code === "back") return "/cards/back.svg";
+  return "/cards/" + code + ".svg" + (app.settings.four_colour ? "?four=1" : "");
+}
+
+const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// ---------------------------------------------------------------- the server
+class ApiError extends Error {
+  constructor(message, code, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (method !== "GET") {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body ?? {});
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(t("The game server does not answer. Is it still running?"), "offline", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data && data.message ? data.message
+      : t("The server refused ({status}).", { status: response.status });
+    throw new ApiError(message, data && data.error, response.status);
+  }
+  return data;
+}
+
+// Work is done one task at a time, so fast clicks and keys play in order.
+let queue = Promise.resolve();
+let pending = 0;
+
+function enqueue(task) {
+  pending += 1;
+  document.body.dataset.busy = "1";
+  const run = queue.then(task).catch((error) => { showMessage(error.message, "error"); });
+  queue = run.finally(() => {
+    pending -= 1;
+    if (pending === 0) delete document.body.dataset.busy;
+  });
+  return queue;
+}
+
+// ------------------------------------------------------------------- building
+const cellEls = [];
+
+function buildGrid() {
+  const grid = $("grid");
+  for (let i = 0; i < 24; i += 1) {
+    const cell = document.createElement("div");
+    cell.className = "cell place";
+    cell.tabIndex = 0;
+    cell.setAttribute("role", "button");
+    cell.dataset.place = String(i);
+    cell.dataset.cell = CELLS[i];
+    cell.dataset.col = CELLS[i][0];
+    cell.dataset.row = CELLS[i][1];
+    const stack = document.createElement("div");
+    stack.className = "stack";
+    const img = document.createElement("img");
+    img.className = "card";
+    img.alt = "";
+    img.draggable = false;
+    img.src = "/cards/empty.svg";
+    stack.append(img);
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.setAttribute("aria-hidden", "true");
+    cell.append(stack, badge);
+    grid.append(cell);
+    cellEls.push(cell);
+  }
+}
+
+function placeEl(place) {
+  if (place === "stock") return $("stock");
+  if (place === "talon") return $("talon");
+  return cellEls[place];
+}
+
+function placeOf(el) {
+  const node = el && el.closest ? el.closest(".place") : null;
+  if (!node) return null;
+  const p = node.dataset.place;
+  return p === "stock" || p === "talon" ? p : Number(p);
+}
+
+// ------------------------------------------------------------ static strings
+function applyStrings() {
+  // the texts of index.html (marked data-i18n there)
+  document.querySelector(".title").textContent = t("Devil's Grip");
+  $("skip-link").textContent = t("Skip to the game");
+  document.title = t("Devil's Grip");
+  document.documentElement.lang = app.settings.lang || "en";
+  $("lbl-score").textContent = t("Score");
+  $("lbl-rating").textContent = t("Rating");
+  $("lbl-moves").textContent = t("Moves");
+  $("lbl-time").textContent = t("Time");
+  $("lbl-deal").textContent = t("Deal");
+  const buttons = {
+    "btn-undo": [t("Undo"), t("Undo (u)")],
+    "btn-redo": [t("Redo"), t("Redo (Shift+U)")],
+    "btn-hint": [t("Hint"), t("Hint (h)")],
+    "btn-new": [t("New game"), t("New game")],
+    "btn-restart": [t("Restart"), t("Restart this deal")],
+    "btn-rules": [t("Rules"), t("Rules")],
+    "btn-stats": [t("Statistics"), t("Statistics")],
+    "btn-settings": [t("Settings"), t("Settings")],
+    "btn-help": [t("Help"), t("Help and keys")],
+    "btn-menu": [t("Menu"), t("Menu")],
+  };
+  for (const [id, [label, title]] of Object.entries(buttons)) {
+    const b = $(id);
+    b.querySelector(".label").textContent = label;
+    b.title = title;
+    b.setAttribute("aria-label", label);
+  }
+  $("toolbar").setAttribute("aria-label", t("Game actions"));
+  $("grid-label").textContent = t("The grid: 3 rows of 8 cells");
+  for (const b of document.querySelectorAll("dialog .close")) b.textContent = t("Close");
+  $("menu-title").textContent = t("Menu");
+  $("new-title").textContent = t("New game");
+  $("lbl-new-number").textContent = t("Deal number (leave empty for a random deal)");
+  $("new-deal").textContent = t("Play this deal");
+  $("new-random").textContent = t("Random deal");
+  $("rules-title").textContent = t("Rules");
+  $("stats-title").textContent = t("Statistics");
+  $("settings-title").textContent = t("Settings");
+  $("lbl-set-lang").textContent = t("Language");
+  $("lbl-set-four").textContent = t("Four-colour deck");
+  $("lbl-set-anim").textContent = t("Animation speed");
+  $("lbl-set-rules").textContent = t("Rules for new games");
+  $("lbl-set-preset").textContent = t("Preset");
+  $("lbl-set-draw").textContent = t("Cards dealt at a time");
+  $("lbl-set-redeals").textContent = t("Redeals");
+  $("lbl-set-unit").textContent = t("Grid builds move");
+  $("lbl-set-fill").textContent = t("Fill spaces from the talon when the stock is empty");
+  $("set-rules-note").textContent = t("New rules apply from the next new game.");
+  $("set-save").textContent = t("Save");
+  $("help-title").textContent = t("Help");
+  $("end-again").textContent = t("Play this deal again");
+  $("end-new").textContent = t("New game");
+  $("end-best-line").textContent = t("Show the best possible score");
+  $("confirm-yes").textContent = t("Yes");
+  $("sol-prev").textContent = t("Back");
+  $("sol-next").textContent = t("Next move");
+  $("sol-all").textContent = t("Play to the end");
+  $("sol-stop").textContent = t("Stop");
+  buildMenu();
+  buildHelp();
+}
+
+// ------------------------------------------------------------------ rendering
+function view() {
+  return app.state ? app.state.view : null;
+}
+
+function legal() {
+  return view() ? view().legal : [];
+}
+
+function targetsFrom(place) {
+  if (place === null || place === "stock") return [];
+  const prefix = place === "talon" ? "t-" : CELLS[place] + "-";
+  return legal().filter((m) => m.startsWith(prefix)).map((m) => CELLS.indexOf(m.slice(prefix.length)));
+}
+
+function selectable(place) {
+  const v = view();
+  if (!v) return false;
+  if (place === "talon") return v.talon.length > 0;
+  if (typeof place === "number") return v.grid[place].length > 0;
+  return false;
+}
+
+function pileLabel(i, pile) {
+  if (!pile.length) return t("{cell}: empty", { cell: CELLS[i] });
+  const card = cardName(pile[pile.length - 1]);
+  if (pile.length === 1) return t("{cell}: {card}", { cell: CELLS[i], card });
+  return t("{cell}: {card}, pile of {count}", { cell: CELLS[i], card, count: pile.length });
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+function renderClock() {
+  const c = app.clock;
+  const seconds = c.base + (c.running ? (performance.now() - c.at) / 1000 : 0);
+  $("time").textContent = formatTime(seconds);
+}
+
+function render() {
+  const st = app.state;
+  if (!st) return;
+  const v = st.view;
+  const game = st.game || {};
+  // status line
+  $("score").textContent = String(v.score);
+  $("rating").textContent = ratingName(v.rating);
+  $("moves").textContent = String(v.moves);
+  $("deal-number").textContent = game.number ? "#" + game.number : t("custom");
+  const finished = v.over || v.won || v.given_up;
+  app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: !finished };
+  renderClock();
+  const parts = [t("Rules: {rules}", { rules: v.rules })];
+  if (game.number) parts.push(t("Deal #{number}", { number: game.number }));
+  if (v.redeals_left !== null && v.redeals_left !== undefined) {
+    parts.push(t("Redeals left: {count}", { count: v.redeals_left }));
+  }
+  $("rules-line").textContent = parts.join(" · ");
+  if (game.warning && game.warning !== app.warning) showMessage(game.warning, "error");
+  app.warning = game.warning || "";
+  // stock
+  const stock = $("stock");
+  stock.dataset.count = String(v.stock);
+  stock.classList.toggle("empty", v.stock === 0);
+  stock.classList.toggle("can-redeal", legal().includes("r"));
+  $("stock-img").src = v.stock ? cardUrl("back") : cardUrl(null);
+  $("stock-count").textContent = String(v.stock);
+  if (v.stock) stock.setAttribute("aria-label", t("Stock: {count} cards. Press Enter to deal.", { count: v.stock }));
+  else if (legal().includes("r")) stock.setAttribute("aria-label", t("Stock: empty. Press Enter to redeal."));
+  else stock.setAttribute("aria-label", t("Stock: empty"));
+  // talon
+  const talon = $("talon");
+  const shown = v.talon.slice(-3);
+  talon.dataset.count = String(v.talon.length);
+  talon.dataset.top = v.talon.length ? v.talon[v.talon.length - 1] : "";
+  talon.dataset.shown = String(shown.length);
+  talon.querySelectorAll(".fan").forEach((img, k) => {
+    const code = shown[k];
+    img.hidden = code === undefined && !(k === 0 && shown.length === 0);
+    img.src = cardUrl(code || null);
+    img.dataset.code = code || "";
+    img.classList.toggle("top", k === shown.length - 1);
+  });
+  $("talon-count").textContent = String(v.talon.length);
+  talon.setAttribute("aria-label", v.talon.length
+    ? t("Talon: {card}, {count} cards", { card: cardName(v.talon[v.talon.length - 1]), count: v.talon.length })
+    : t("Talon: empty"));
+  talon.classList.toggle("empty", v.talon.length === 0);
+  // grid
+  const targets = new Set(targetsFrom(app.selected));
+  v.grid.forEach((pile, i) => {
+    const cell = cellEls[i];
+    const top = pile.length ? pile[pile.length - 1] : "";
+    cell.dataset.count = String(pile.length);
+    cell.dataset.top = top;
+    cell.querySelector("img").src = cardUrl(top || null);
+    cell.querySelector(".badge").textContent = pile.length > 1 ? String(pile.length) : "";
+    cell.classList.toggle("empty", pile.length === 0);
+    cell.classList.toggle("selected", app.selected === i);
+    cell.classList.toggle("target", targets.has(i));
+    cell.classList.toggle("swap-target", typeof app.selected === "number"
+      && app.selected !== i && !targets.has(i) && pile.length === 0);
+    cell.setAttribute("aria-label", pileLabel(i, pile));
+    cell.setAttribute("aria-pressed", app.selected === i ? "true" : "false");
+  });
+  talon.classList.toggle("selected", app.selected === "talon");
+  talon.setAttribute("aria-pressed", app.selected === "talon" ? "true" : "false");
+  // buttons
+  $("btn-undo").disabled = !st.can_undo;
+  $("btn-redo").disabled = !st.can_redo;
+  $("btn-hint").disabled = Boolean(finished);
+  document.body.classList.toggle("finished", Boolean(finished));
+  document.body.classList.toggle("won", Boolean(v.won));
+}
+
+function select(place) {
+  app.selected = place;
+  clearHint();
+  render();
+  if (place !== null) {
+    const what = place === "talon" ? cardName(view().talon[view().talon.length - 1])
+      : cardName(view().grid[place][view().grid[place].length - 1]);
+    const count = targetsFrom(place).length;
+    say(count
+      ? t("Picked up the {card}. It can go to {count} places.", { card: what, count })
+      : t("Picked up the {card}.", { card: what }));
+  }
+}
+
+// --------------------------------------------------------------- messages
+function say(text) {
+  const live = $("announce");
+  live.textContent = "";
+  // a fresh text node each time so screen readers announce repeats too
+  window.requestAnimationFrame(() => { live.textContent = text; });
+}
+
+function showMessage(text, kind = "info") {
+  const el = $("message");
+  el.textContent = text || "";
+  el.className = "message " + kind;
+  window.clearTimeout(app.messageTimer);
+  if (text && kind !== "sticky") {
+    app.messageTimer = window.setTimeout(() => { el.textContent = ""; el.className = "message"; }, 7000);
+  }
+}
+
+function clearHint() {
+  window.clearTimeout(app.hintTimer);
+  for (const el of document.querySelectorAll(".hint")) el.classList.remove("hint");
+}
+
+// --------------------------------------------------------------- animation
+function rectOf(el) {
+  const r = el.getBoundingClientRect();
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
+}
+
+function captureRects() {
+  const fans = [...$("talon").querySelectorAll(".fan")];
+  return {
+    stock: rectOf($("stock-img")),
+    fans: fans.map(rectOf),
+    shown: view() ? Math.min(3, view().talon.length) : 0,
+    cells: cellEls.map((c) => rectOf(c.querySelector("img"))),
+  };
+}
+
+function commonPrefix(a, b) {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n += 1;
+  return n;
+}
+
+// The rect of the talon card at index idx in a talon of the given length.
+function talonRect(rects, idx, length) {
+  const shown = Math.min(3, length);
+  const slot = idx - (length - shown);
+  return rects.fans[Math.max(0, Math.min(2, slot < 0 ? 0 : slot))];
+}
+
+// Planned flights between the old and the new state: cards that left one
+// place and arrived in another are matched by their codes; the rest come
+// from, or go back to, the stock.
+function planFlights(ov, nv, before, after) {
+  const sources = [];
+  const dests = [];
+  ov.grid.forEach((pile, i) => {
+    const next = nv.grid[i];
+    const p = commonPrefix(pile, next);
+    if (p < pile.length) sources.push({ place: i, cards: pile.slice(p), rect: before.cells[i] });
+    if (p < next.length) {
+      dests.push({ place: i, cards: next.slice(p), below: p ? next[p - 1] : null, rect: after.cells[i] });
+    }
+  });
+  const tp = commonPrefix(ov.talon, nv.talon);
+  if (tp < ov.talon.length) {
+    sources.push({ place: "talon", cards: ov.talon.slice(tp), rect: talonRect(before, ov.talon.length - 1, ov.talon.length) });
+  }
+  const talonDest = tp < nv.talon.length ? { place: "talon", cards: nv.talon.slice(tp), first: tp } : null;
+  const flights = [];
+  const used = new Set();
+  for (const d of dests) {
+    const key = d.cards.join(",");
+    let src = sources.find((s) => !used.has(s) && s.cards.join(",") === key);
+    if (!src) src = sources.find((s) => !used.has(s) && s.cards[s.cards.length - 1] === d.cards[d.cards.length - 1]);
+    if (src) {
+      used.add(src);
+      flights.push({ from: src.rect, fromPlace: src.place, to: d.rect, place: d.place, card: d.cards[d.cards.length - 1], below: d.below, group: 0 });
+    } else {
+      flights.push({ from: before.stock, fromPlace: "stock", to: d.rect, place: d.place, card: d.cards[d.cards.length - 1], below: d.below, group: 1 });
+    }
+  }
+  if (talonDest) {
+    const key = talonDest.cards.join(",");
+    const src = sources.find((s) => !used.has(s) && s.cards.join(",") === key);
+    if (src) {
+      used.add(src);
+      const idx = nv.talon.length - 1;
+      flights.push({ from: src.rect, fromPlace: src.place, to: talonRect(after, idx, nv.talon.length), place: "talon", slot: idx, card: nv.talon[idx], group: 0 });
+    } else {
+      // dealt from the stock, one by one; only the ones that stay visible fly
+      talonDest.cards.forEach((card, k) => {
+        const idx = talonDest.first + k;
+        if (idx < nv.talon.length - 3) return;
+        flights.push({ from: before.stock, fromPlace: "stock", to: talonRect(after, idx, nv.talon.length), place: "talon", slot: idx, card, group: 0, order: k });
+      });
+    }
+  }
+  for (const s of sources) {
+    if (used.has(s)) continue;
+    if (nv.stock > ov.stock) {
+      flights.push({ from: s.rect, fromPlace: s.place, to: after.stock, place: "stock", card: "back", group: 0 });
+    }
+  }
+  return flights;
+}
+
+async function runFlights(flights, ghost) {
+  const factor = speed();
+  if (!flights.length || factor === 0) return;
+  const layer = $("fly-layer");
+  const duration = 300 * factor;
+  const hidden = [];
+  const jobs = [];
+  const nv = view();
+  for (const f of flights) {
+    // the destination shows what lies under the arriving card until it lands
+    let restore = null;
+    if (typeof f.place === "number") {
+      const img = cellEls[f.place].querySelector("img");
+      img.src = cardUrl(f.below);
+      restore = () => { img.src = cardUrl(nv.grid[f.place][nv.grid[f.place].length - 1] || null); };
+    } else if (f.place === "talon") {
+      const length = nv.talon.length;
+      const slot = f.slot - (length - Math.min(3, length));
+      const img = $("talon").querySelectorAll(".fan")[Math.max(0, slot)];
+      img.classList.add("in-flight");
+      restore = () => img.classList.remove("in-flight");
+    }
+    hidden.push(restore);
+    let from = f.from;
+    if (ghost && ghost.place === f.fromPlace && ghost.el.isConnected) {
+      from = rectOf(ghost.el);
+      ghost.el.remove();
+    }
+    const el = document.createElement("img");
+    el.className = "flying";
+    el.alt = "";
+    el.src = cardUrl(f.card === "back" ? "back" : f.card);
+    el.style.left = f.to.left + "px";
+    el.style.top = f.to.top + "px";
+    el.style.width = f.to.width + "px";
+    el.style.height = f.to.height + "px";
+    layer.append(el);
+    const dx = from.left - f.to.left;
+    const dy = from.top - f.to.top;
+    const sx = from.width / Math.max(1, f.to.width);
+    const delay = (f.group === 1 ? duration * 0.7 : 0) + (f.order || 0) * (f.stagger ?? 110) * factor;
+    const anim = el.animate([
+      { transform: `translate(${dx}px, ${dy}px) scale(${sx})`, opacity: f.fromPlace === "stock" ? 0 : 1, offset: 0 },
+      { transform: `translate(${dx * 0.45}px, ${dy * 0.45 - 10}px) scale(${(sx + 1) / 2 * 1.06})`, opacity: 1, offset: 0.55 },
+      { transform: "translate(0, 0) scale(1)", opacity: 1, offset: 1 },
+    ], { duration, delay, easing: "cubic-bezier(.3,.7,.3,1)", fill: "both" });
+    jobs.push(anim.finished.catch(() => {}).then(() => { el.remove(); if (restore) restore(); }));
+  }
+  await Promise.all(jobs);
+  if (ghost && ghost.el.isConnected) ghost.el.remove();
+}
+
+async function applyState(next, options = {}) {
+  const old = app.state;
+  const before = captureRects();
+  app.state = next;
+  if (next.lang && next.lang !== app.settings.lang) {
+    app.settings.lang = next.lang;
+    await loadStrings();
+    applyStrings();
+  }
+  if (app.selected !== null && !selectable(app.selected)) app.selected = null;
+  render();
+  if (options.dealIn) {
+    // a new deal: the 24 cards fly from the stock to their cells, row by row
+    const after = captureRects();
+    const flights = [];
+    next.view.grid.forEach((pile, i) => {
+      if (!pile.length) return;
+      flights.push({ from: before.stock, fromPlace: "stock", to: after.cells[i], place: i,
+        card: pile[pile.length - 1], below: null, group: 0, order: i, stagger: 28 });
+    });
+    await runFlights(flights, null);
+  } else if (options.animate !== false && old && old.game && next.game && old.game.id === next.game.id) {
+    const after = captureRects();
+    await runFlights(planFlights(old.view, next.view, before, after), options.ghost);
+  }
+  if (options.ghost && options.ghost.el.isConnected) options.ghost.el.remove();
+  if (next.announce && options.announce !== false) say(next.announce);
+  if (!options.quiet) await afterMove();
+}
+
+// ----------------------------------------------------------------- playing
+function moveText(from, to) {
+  if (from === null || to === null || to === "stock" || to === "talon" || from === to) return null;
+  if (from === "talon") return "t-" + CELLS[to];
+  const build = CELLS[from] + "-" + CELLS[to];
+  if (legal().includes(build)) return build;
+  return CELLS[from] + "=" + CELLS[to]; // a swap: into a space, or onto a pile that does not take it
+}
+
+async function sendMove(text, options = {}) {
+  if (!options.solution) stopSolution();
+  app.selected = null;
+  clearHint();
+  try {
+    const next = await api("POST", "/api/move", { move: text });
+    showMessage("");
+    await applyState(next, options);
+    return true;
+  } catch (error) {
+    if (options.ghost) await snapBack(options.ghost);
+    render();
+    showMessage(error.message, "error");
+    say(error.message);
+    return false;
+  }
+}
+
+function play(text, options) {
+  return enqueue(() => sendMove(text, options));
+}
+
+// A card taken from one place and dropped on another: which move that is
+// (build or swap) is decided when its turn comes, from the view of that time.
+function playDrop(from, to, options = {}) {
+  return enqueue(async () => {
+    const text = moveText(from, to);
+    if (!text) {
+      if (options.ghost) await snapBack(options.ghost);
+      render();
+      return false;
+    }
+    return sendMove(text, options);
+  });
+}
+
+function dealOrRedeal() {
+  const v = view();
+  if (!v) return;
+  if (v.stock > 0) play("d");
+  else play("r");
+}
+
+function simple(path, options = {}) {
+  return enqueue(async () => {
+    if (!options.keepSolution) stopSolution();
+    app.selected = null;
+    clearHint();
+    try {
+      const next = await api("POST", path, options.body);
+      await applyState(next, options);
+      return true;
+    } catch (error) {
+      showMessage(error.message, "error");
+      say(error.message);
+      return false;
+    }
+  });
+}
+
+const undo = () => simple("/api/undo");
+const redo = () => simple("/api/redo");
+
+function newGame(body) {
+  const request = { ...body };
+  if (app.settings.rules && !request.rules) request.rules = app.settings.rules;
+  app.endShownFor = "";
+  return simple("/api/new", { body: request, dealIn: true });
+}
+
+function hint() {
+  return enqueue(async () => {
+    clearHint();
+    let h;
+    try {
+      h = await api("GET", "/api/hint");
+    } catch (error) {
+      showMessage(error.message, "error");
+      say(error.message);
+      return;
+    }
+    if (!h || !h.move) {
+      const text = (h && h.text) || t("No hint: no move helps now.");
+      showMessage(text);
+      say(text);
+      return;
+    }
+    const places = [];
+    for (const c of h.cells || []) if (CELLS.includes(c)) places.push(CELLS.indexOf(c));
+    if (h.move.startsWith("t-")) places.push("talon");
+    if (h.move === "d" || h.move === "r") places.push("stock");
+    for (const p of places) placeEl(p).classList.add("hint");
+    const text = h.text ? t("Hint: {move}: {text}", { move: h.move, text: h.text })
+      : t("Hint: {move}", { move: h.move });
+    showMessage(text, "hint");
+    say(text);
+    app.hintTimer = window.setTimeout(clearHint, 8000);
+  });
+}
+
+// --------------------------------------------------------- the end, the win
+function gameKey() {
+  const st = app.state;
+  return st ? `${st.game && st.game.id}:${st.view.moves}:${st.view.given_up}:${st.view.over}` : "";
+}
+
+async function afterMove() {
+  const st = app.state;
+  if (!st) return;
+  const v = st.view;
+  const id = String(st.game && st.game.id);
+  if (v.won && st.arrangement && st.arrangement.length && app.arrangedFor !== id && !app.solution) {
+    app.arrangedFor = id;
+    await arrange(st.arrangement);
+    return;
+  }
+  if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.solution) {
+    app.endShownFor = gameKey();
+    if (v.won) await flourish();
+    openEnd();
+  }
+}
+
+async function arrange(swaps) {
+  say(t("Won! Arranging the jacks, queens and kings."));
+  for (const swap of swaps) {
+    try {
+      const next = await api("POST", "/api/move", { move: swap });
+      await applyState(next, { quiet: true, announce: false });
+      if (speed()) await wait(90 * speed());
+    } catch (error) {
+      showMessage(error.message, "error");
+      break;
+    }
+  }
+  await afterMove();
+}
+
+async function flourish() {
+  const factor = speed();
+  if (!factor) return;
+  const grid = $("grid");
+  cellEls.forEach((cell, i) => {
+    const column = i % COLUMNS;
+    const row = Math.floor(i / COLUMNS);
+    cell.style.animationDelay = `${(column * 70 + row * 120) * factor}ms`;
+    cell.style.animationDuration = `${700 * factor}ms`;
+  });
+  grid.classList.add("celebrate");
+  await wait((700 + 7 * 70 + 2 * 120 + 100) * factor);
+  grid.classList.remove("celebrate");
+  for (const cell of cellEls) {
+    cell.style.animationDelay = "";
+    cell.style.animationDuration = "";
+  }
+}
+
+function openEnd() {
+  const st = app.state;
+  const v = st.view;
+  const game = st.game || {};
+  $("end-title").textContent = v.won ? t("You won!") : v.given_up ? t("Game given up") : t("Game over");
+  $("end-score").textContent = t("Score: {score}", { score: v.score });
+  $("end-rating").textContent = v.rating === "none" ? t("No rating: that takes a score of 10 or less.")
+    : t("Rating: {rating}", { rating: ratingName(v.rating) });
+  const best = game.best_score;
+  $("end-best").textContent = best === null || best === undefined
+    ? t("This is the first finished game on this deal.")
+    : t("Best score ever on this deal: {best}", { best });
+  $("end-solution").hidden = true;
+  $("end-solution").replaceChildren();
+  $("end-best-line").hidden = false;
+  openDialog("dlg-end");
+}
+
+async function showSolution() {
+  const box = $("end-solution");
+  box.hidden = false;
+  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Searching for the best line…") }));
+  let sol;
+  try {
+    sol = await api("GET", "/api/solution");
+  } catch (error) {
+    box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message, className: "form-error" }));
+    return;
+  }
+  const head = document.createElement("p");
+  head.className = "best-score";
+  head.textContent = t("Best possible score: {score}", { score: sol.score });
+  const note = document.createElement("p");
+  note.textContent = sol.proven ? t("Proven best for this deal.")
+    : t("The best line found in the time allowed; it may be beaten.");
+  const line = document.createElement("p");
+  line.className = "line";
+  line.textContent = sol.moves.join(" ");
+  line.setAttribute("aria-label", t("The moves of the line"));
+  const step = document.createElement("button");
+  step.type = "button";
+  step.className = "primary";
+  step.textContent = t("Step through it");
+  step.addEventListener("click", () => { closeDialog("dlg-end"); startSolution(sol.moves); });
+  box.replaceChildren(head, note, line, step);
+  $("end-best-line").hidden = true;
+}
+
+// Replaying the solver's line: the deal restarts and each step is an
+// ordinary move sent to the server.
+function startSolution(moves) {
+  enqueue(async () => {
+    const next = await api("POST", "/api/restart");
+    app.solution = { moves, index: 0, running: false };
+    app.endShownFor = "";
+    await applyState(next, { animate: false, quiet: true });
+    renderSolution();
+  });
+}
+
+function renderSolution() {
+  const bar = $("solution-bar");
+  const sol = app.solution;
+  bar.hidden = !sol;
+  if (!sol) return;
+  const next = sol.moves[sol.index];
+  $("solution-step").textContent = next
+    ? t("Best line: move {n} of {total}: {move}", { n: sol.index + 1, total: sol.moves.length, move: next })
+    : t("Best line: all {total} moves played.", { total: sol.moves.length });
+  $("sol-prev").disabled = sol.index === 0;
+  $("sol-next").disabled = !next;
+  $("sol-all").disabled = !next;
+  document.body.classList.toggle("replaying", true);
+}
+
+function stopSolution() {
+  if (!app.solution) return;
+  app.solution.running = false;
+  app.solution = null;
+  $("solution-bar").hidden = true;
+  document.body.classList.remove("replaying");
+}
+
+function solutionStep() {
+  return enqueue(async () => {
+    const sol = app.solution;
+    if (!sol || sol.index >= sol.moves.length) return false;
+    const ok = await sendMove(sol.moves[sol.index], { solution: true, quiet: true });
+    if (ok && app.solution === sol) {
+      sol.index += 1;
+      renderSolution();
+    }
+    return ok;
+  });
+}
+
+function solutionBack() {
+  enqueue(async () => {
+    const sol = app.solution;
+    if (!sol || sol.index === 0) return;
+    const next = await api("POST", "/api/undo");
+    sol.index -= 1;
+    await applyState(next, { quiet: true });
+    renderSolution();
+  });
+}
+
+async function solutionAll() {
+  const sol = app.solution;
+  if (!sol) return;
+  sol.running = true;
+  while (app.solution === sol && sol.running && sol.index < sol.moves.length) {
+    await solutionStep();
+    await wait(Math.max(30, 160 * speed()));
+  }
+  if (app.solution === sol && sol.index >= sol.moves.length) {
+    app.solution = null;
+    renderSolution();
+    document.body.classList.remove("replaying");
+    await enqueue(afterMove);
+  }
+}
+
+// ----------------------------------------------------------------- dialogs
+function openDialog(id) {
+  const dlg = $(id);
+  for (const d of document.querySelectorAll("dialog[open]")) if (d !== dlg) d.close();
+  if (!dlg.open) dlg.showModal();
+}
+
+function closeDialog(id) {
+  const dlg = $(id);
+  if (dlg.open) dlg.close();
+}
+
+function confirmThen(title, text, action) {
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  const yes = $("confirm-yes");
+  const fresh = yes.cloneNode(true);
+  yes.replaceWith(fresh);
+  fresh.addEventListener("click", () => { closeDialog("dlg-confirm"); action(); });
+  openDialog("dlg-confirm");
+}
+
+function buildMenu() {
+  const items = [
+    [t("New game or deal number…"), () => openNew()],
+    [t("Restart this deal"), () => restartAsk()],
+    [t("Give up"), () => giveUpAsk()],
+    [t("Rules"), () => openRules()],
+    [t("Statistics"), () => openStats()],
+    [t("Settings"), () => openSettings()],
+    [t("Help and keys"), () => openDialog("dlg-help")],
+  ];
+  const list = $("menu-list");
+  list.replaceChildren();
+  for (const [label, action] of items) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    b.addEventListener("click", () => { closeDialog("dlg-menu"); action(); });
+    list.append(b);
+  }
+}
+
+function buildHelp() {
+  const body = $("help-body");
+  body.replaceChildren();
+  const h = (text) => Object.assign(document.createElement("h3"), { textContent: text });
+  const p = (text) => Object.assign(document.createElement("p"), { textContent: text });
+  const ul = (items) => {
+    const list = document.createElement("ul");
+    for (const item of items) list.append(Object.assign(document.createElement("li"), { textContent: item }));
+    return list;
+  };
+  body.append(
+    h(t("The aim")),
+    p(t("Build the piles of the grid up in suit along 2-5-8-J, 3-6-9-Q and 4-7-10-K. Your score is the number of cards left in the stock and the talon: lower is better, 0 wins.")),
+    h(t("Mouse and touch")),
+    ul([
+      t("Drag a card from the talon or the grid onto a pile that takes it."),
+      t("Or click a card, then click where it should go."),
+      t("Double-click a card to move it when it has exactly one place to go."),
+      t("Click the stock to deal; when it is empty, click it to redeal."),
+      t("Swaps: drag a pile onto an empty cell, or onto a pile that does not take it as a build, and the two cells exchange their piles. Swaps never change the score."),
+      t("A card dropped where it may not go returns, and the reason is shown."),
+    ]),
+    h(t("Keyboard")),
+  );
+  const keys = [
+    [t("Arrow keys or Tab"), t("move between the stock, the talon and the cells")],
+    [t("Enter or Space"), t("pick up the card in focus, then drop it on the cell in focus")],
+    [t("Esc"), t("put the card back")],
+    ["d", t("deal")],
+    ["r", t("redeal")],
+    ["u", t("undo")],
+    [t("Shift+U"), t("redo")],
+    [t("h or ?"), t("hint")],
+  ];
+  const table = document.createElement("table");
+  table.className = "keys";
+  for (const [key, what] of keys) {
+    const tr = document.createElement("tr");
+    const k = document.createElement("th");
+    k.append(Object.assign(document.createElement("kbd"), { textContent: key }));
+    tr.append(k, Object.assign(document.createElement("td"), { textContent: what }));
+    table.append(tr);
+  }
+  body.append(table);
+}
+
+function openNew() {
+  $("new-error").textContent = "";
+  $("new-number").value = "";
+  openDialog("dlg-new");
+  $("new-number").focus();
+}
+
+async function submitNew(random) {
+  const raw = $("new-number").value.trim();
+  let body = {};
+  if (!random && raw) {
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+      $("new-error").textContent = t("A deal number is a whole number from 1 up.");
+      return;
+    }
+    body = { game: Number(raw) };
+  }
+  closeDialog("dlg-new");
+  await newGame(body);
+}
+
+function restartAsk() {
+  confirmThen(t("Restart"), t("Restart this deal from the beginning?"), () => {
+    app.endShownFor = "";
+    simple("/api/restart", { dealIn: true });
+  });
+}
+
+function giveUpAsk() {
+  confirmThen(t("Give up"), t("End this game now? It is scored as it stands."), () => {
+    simple("/api/giveup", { animate: false });
+  });
+}
+
+async function openRules() {
+  const box = $("rules-text");
+  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Loading…") }));
+  openDialog("dlg-rules");
+  try {
+    const data = await api("GET", "/api/rules");
+    box.replaceChildren(renderMarkdown(data.text || ""));
+  } catch (error) {
+    box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message }));
+  }
+}
+
+async function openStats() {
+  const box = $("stats-body");
+  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Loading…") }));
+  openDialog("dlg-stats");
+  let s;
+  try {
+    s = await api("GET", "/api/stats");
+  } catch (error) {
+    box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message }));
+    return;
+  }
+  const value = (x, digits = 0) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
+  const rows = [
+    [t("Games finished"), value(s.played)],
+    [t("Won"), value(s.won)],
+    [t("Win rate"), s.played ? `${Math.round((s.win_rate || 0) * 100)} %` : "–"],
+    [t("Given up"), value(s.given_up)],
+    [t("Best score"), value(s.best_score)],
+    [t("Average score"), value(s.average_score, 1)],
+    [t("Current streak"), value(s.current_streak)],
+    [t("Longest streak"), value(s.longest_streak)],
+    [t("Hints used"), value(s.hints)],
+    [t("Unfinished games"), value(s.unfinished)],
+  ];
+  if ("best" in s) rows.push([t("Best on this deal"), value(s.best)]);
+  const table = document.createElement("table");
+  table.className = "stats";
+  for (const [label, v] of rows) {
+    const tr = document.createElement("tr");
+    tr.append(Object.assign(document.createElement("th"), { textContent: label }),
+      Object.assign(document.createElement("td"), { textContent: v }));
+    table.append(tr);
+  }
+  const parts = [table];
+  if (s.ratings && s.played) {
+    parts.push(Object.assign(document.createElement("h3"), { textContent: t("Ratings") }));
+    const chart = document.createElement("div");
+    chart.className = "bars";
+    const max = Math.max(1, ...Object.values(s.ratings));
+    for (const [rating, n] of Object.entries(s.ratings)) {
+      const row = document.createElement("div");
+      row.className = "bar-row";
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      bar.style.width = `${(100 * n) / max}%`;
+      const track = document.createElement("span");
+      track.className = "track";
+      track.append(bar);
+      row.append(Object.assign(document.createElement("span"), { textContent: ratingName(rating) }),
+        track, Object.assign(document.createElement("span"), { textContent: String(n), className: "n" }));
+      chart.append(row);
+    }
+    parts.push(chart);
+  }
+  if (s.rules) parts.push(Object.assign(document.createElement("p"), { className: "note", textContent: t("Rules: {rules}", { rules: s.rules }) }));
+  box.replaceChildren(...parts);
+}
+
+// ---------------------------------------------------------------- settings
+function parseRules(text) {
+  const parts = String(text || "classic").split(",").map((p) => p.trim()).filter(Boolean);
+  let preset = "classic";
+  if (parts.length && !parts[0].includes("=") && PRESETS[parts[0]]) preset = parts.shift();
+  const options = { ...PRESETS[preset] };
+  for (const part of parts) {
+    const [name, value] = part.split("=").map((x) => x.trim());
+    if (name === "draw") options.draw = Number(value);
+    if (name === "redeals") options.redeals = value;
+    if (name === "move_unit") options.move_unit = value;
+    if (name === "fill_from_talon") options.fill_from_talon = value === "true";
+  }
+  return { preset, options };
+}
+
+function composeRules() {
+  const preset = $("set-preset").value;
+  const base = PRESETS[preset];
+  const chosen = {
+    draw: Number($("set-draw").value) || base.draw,
+    redeals: $("set-redeals").value,
+    move_unit: $("set-unit").value,
+    fill_from_talon: $("set-fill").checked,
+  };
+  const parts = [preset];
+  for (const name of ["draw", "redeals", "move_unit", "fill_from_talon"]) {
+    if (String(chosen[name]) !== String(base[name])) parts.push(`${name}=${chosen[name]}`);
+  }
+  return parts.join(",");
+}
+
+function fillOptions(select, entries, current) {
+  select.replaceChildren();
+  for (const [value, label] of entries) {
+    const option = document.createElement("option");
+    option.value = value;
+    option.textContent = label;
+    select.append(option);
+  }
+  if (current !== undefined) select.value = String(current);
+}
+
+function setRuleFields(options) {
+  $("set-draw").value = String(options.draw);
+  const redeals = [["unlimited", t("Unlimited")], ["0", t("None")], ["1", "1"], ["2", "2"], ["3", "3"]];
+  if (!redeals.some(([v]) => v === String(options.redeals))) redeals.push([String(options.redeals), String(options.redeals)]);
+  fillOptions($("set-redeals"), redeals, options.redeals);
+  fillOptions($("set-unit"), [["run", t("a card and all cards above it")], ["card", t("the top card only")]], options.move_unit);
+  $("set-fill").checked = Boolean(options.fill_from_talon);
+}
+
+async function openSettings() {
+  $("settings-error").textContent = "";
+  try {
+    const s = await api("GET", "/api/settings");
+    Object.assign(app.settings, s);
+  } catch {
+    // keep what we have
+  }
+  const s = app.settings;
+  fillOptions($("set-lang"), languages.map((code) => [code, LANGUAGE_NAMES[code] || code]), s.lang);
+  $("set-four").checked = Boolean(s.four_colour);
+  fillOptions($("set-anim"), ["off", "fast", "normal", "slow"].map((v) => [v, speedName(v)]), s.animation || "normal");
+  const { preset, options } = parseRules(s.rules);
+  fillOptions($("set-preset"), Object.keys(PRESETS).map((p) => [p, presetName(p)]), preset);
+  setRuleFields(options);
+  openDialog("dlg-settings");
+}
+
+async function saveSettings() {
+  const body = {
+    lang: $("set-lang").value,
+    four_colour: $("set-four").checked,
+    animation: $("set-anim").value,
+    rules: composeRules(),
+  };
+  try {
+    const saved = await api("POST", "/api/settings", body);
+    Object.assign(app.settings, body, saved && typeof saved === "object" && !saved.view ? saved : {});
+  } catch (error) {
+    $("settings-error").textContent = error.message;
+    return;
+  }
+  closeDialog("dlg-settings");
+  await loadStrings();
+  applyStrings();
+  preload();
+  try {
+    const next = await api("GET", "/api/game");
+    app.state = next;
+  } catch {
+    // the old state is still right apart from its language
+  }
+  render();
+}
+
+// ------------------------------------------------------------------- input
+function onPlaceActivate(place, viaKeyboard) {
+  if (place === "stock") {
+    app.selected = null;
+    dealOrRedeal();
+    return;
+  }
+  const now = performance.now();
+  if (app.selected === null) {
+    if (selectable(place)) {
+      app.lastPick = { place, time: now };
+      select(place);
+    }
+    return;
+  }
+  if (app.selected === place) {
+    // a double-click, or Enter on the card already picked: its one move
+    const repeat = app.lastPick.place === place && now - app.lastPick.time < 450;
+    app.lastPick = { place: null, time: 0 };
+    if (repeat || viaKeyboard) autoMove(place);
+    else select(null);
+    return;
+  }
+  if (place === "talon") {
+    if (selectable("talon")) select("talon");
+    return;
+  }
+  const from = app.selected;
+  app.selected = null;
+  playDrop(from, place);
+}
+
+function autoMove(place) {
+  const targets = targetsFrom(place);
+  if (targets.length === 1) {
+    const text = place === "talon" ? "t-" + CELLS[targets[0]] : CELLS[place] + "-" + CELLS[targets[0]];
+    play(text);
+  } else if (targets.length === 0) {
+    select(null);
+    showMessage(t("That card cannot be built anywhere now."));
+  } else {
+    showMessage(t("That card fits in more than one place: pick one."));
+  }
+}
+
+function onClick(event) {
+  if (app.suppressClick) {
+    app.suppressClick = false;
+    return;
+  }
+  const place = placeOf(event.target);
+  if (place === null) return;
+  onPlaceActivate(place, false);
+}
+
+// drag and drop with pointer events (mouse, pen and touch)
+function onPointerDown(event) {
+  if (event.button !== 0 || app.drag) return;
+  const place = placeOf(event.target);
+  if (place === null || place === "stock" || !selectable(place)) return;
+  const source = place === "talon" ? $("talon").querySelector(".fan.top") : cellEls[place].querySelector("img");
+  if (!source) return;
+  app.drag = { place, source, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null };
+  placeEl(place).setPointerCapture(event.pointerId);
+}
+
+function onPointerMove(event) {
+  const d = app.drag;
+  if (!d || event.pointerId !== d.id) return;
+  const dx = event.clientX - d.x;
+  const dy = event.clientY - d.y;
+  if (!d.ghost) {
+    if (Math.hypot(dx, dy) < 6) return;
+    const r = rectOf(d.source);
+    const ghost = document.createElement("img");
+    ghost.className = "ghost";
+    ghost.alt = "";
+    ghost.src = d.source.src;
+    ghost.style.left = r.left + "px";
+    ghost.style.top = r.top + "px";
+    ghost.style.width = r.width + "px";
+    ghost.style.height = r.height + "px";
+    $("fly-layer").append(ghost);
+    d.ghost = ghost;
+    d.rect = r;
+    d.source.classList.add("lifted");
+    app.selected = d.place;
+    clearHint();
+    render();
+    document.body.classList.add("dragging");
+  }
+  d.ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-6, Math.min(6, dx / 30))}deg)`;
+  const over = placeOf(document.elementFromPoint(event.clientX, event.clientY));
+  if (over !== d.over) {
+    if (d.over !== null) placeEl(d.over).classList.remove("over");
+    d.over = over;
+    if (over !== null && over !== d.place && typeof over === "number") placeEl(over).classList.add("over");
+  }
+}
+
+async function snapBack(ghost) {
+  const { el, rect } = ghost;
+  if (!el.isConnected) return;
+  const factor = speed();
+  if (factor) {
+    const now = el.getBoundingClientRect();
+    const anim = el.animate([
+      { transform: `translate(${now.left - rect.left}px, ${now.top - rect.top}px)` },
+      { transform: "translate(0, 0)" },
+    ], { duration: 220 * factor, easing: "cubic-bezier(.2,.8,.3,1)", fill: "both" });
+    await anim.finished.catch(() => {});
+  }
+  el.remove();
+}
+
+function endDrag(event, cancelled) {
+  const d = app.drag;
+  if (!d || event.pointerId !== d.id) return;
+  app.drag = null;
+  document.body.classList.remove("dragging");
+  if (d.over !== null && typeof d.over === "number") placeEl(d.over).classList.remove("over");
+  if (!d.ghost) return; // a plain click: the click event handles it
+  app.suppressClick = true;
+  window.setTimeout(() => { app.suppressClick = false; }, 0);
+  const ghost = { el: d.ghost, rect: d.rect, place: d.place };
+  const restore = () => d.source.classList.remove("lifted");
+  const target = cancelled ? null : placeOf(document.elementFromPoint(event.clientX, event.clientY));
+  app.selected = null;
+  if (target === null || target === d.place || typeof target !== "number") {
+    snapBack(ghost).then(() => { restore(); render(); });
+    return;
+  }
+  playDrop(d.place, target, { ghost }).then(restore);
+}
+
+// keyboard
+function neighbour(place, key) {
+  if (place === "stock") {
+    if (key === "ArrowRight") return "talon";
+    if (key === "ArrowDown") return 0;
+    return place;
+  }
+  if (place === "talon") {
+    if (key === "ArrowLeft") return "stock";
+    if (key === "ArrowDown") return 1;
+    return place;
+  }
+  const row = Math.floor(place / COLUMNS);
+  const column = place % COLUMNS;
+  if (key === "ArrowLeft") return column > 0 ? place - 1 : place;
+  if (key === "ArrowRight") return column < COLUMNS - 1 ? place + 1 : place;
+  if (key === "ArrowDown") return row < 2 ? place + COLUMNS : place;
+  if (key === "ArrowUp") {
+    if (row > 0) return place - COLUMNS;
+    return column === 0 ? "stock" : "talon";
+  }
+  return place;
+}
+
+function onKeyDown(event) {
+  if (document.querySelector("dialog[open]")) return;
+  const tag = event.target && event.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const place = placeOf(event.target);
+  const key = event.key;
+  if (key.startsWith("Arrow") && place !== null) {
+    event.preventDefault();
+    placeEl(neighbour(place, key)).focus();
+    return;
+  }
+  if ((key === "Enter" || key === " ") && place !== null) {
+    event.preventDefault();
+    onPlaceActivate(place, true);
+    return;
+  }
+  if (key === "Escape") {
+    if (app.selected !== null) {
+      select(null);
+      say(t("Put back."));
+    }
+    if (app.solution) stopSolution();
+    return;
+  }
+  if (event.target && event.target.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
+  if (key === "d") { event.preventDefault(); app.selected = null; play("d"); }
+  else if (key === "r") { event.preventDefault(); app.selected = null; play("r"); }
+  else if (key === "u") { event.preventDefault(); undo(); }
+  else if (key === "U") { event.preventDefault(); redo(); }
+  else if (key === "h" || key === "?") { event.preventDefault(); hint(); }
+}
+
+// ------------------------------------------------------------------ wiring
+function wire() {
+  const board = $("board");
+  board.addEventListener("click", onClick);
+  board.addEventListener("pointerdown", onPointerDown);
+  board.addEventListener("pointermove", onPointerMove);
+  board.addEventListener("pointerup", (e) => endDrag(e, false));
+  board.addEventListener("pointercancel", (e) => endDrag(e, true));
+  board.addEventListener("lostpointercapture", (e) => { if (app.drag && app.drag.ghost) endDrag(e, true); });
+  document.addEventListener("keydown", onKeyDown);
+  const actions = {
+    undo: () => undo(),
+    redo: () => redo(),
+    hint: () => hint(),
+    new: () => openNew(),
+    restart: () => restartAsk(),
+    rules: () => openRules(),
+    stats: () => openStats(),
+    settings: () => openSettings(),
+    help: () => openDialog("dlg-help"),
+    menu: () => openDialog("dlg-menu"),
+  };
+  for (const b of document.querySelectorAll("#toolbar button")) {
+    b.addEventListener("click", () => actions[b.dataset.action]());
+  }
+  for (const b of document.querySelectorAll("dialog .close")) {
+    b.addEventListener("click", () => b.closest("dialog").close());
+  }
+  for (const dlg of document.querySelectorAll("dialog")) {
+    // a click on the backdrop closes the dialog
+    dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
+  }
+  $("form-new").addEventListener("submit", (e) => { e.preventDefault(); submitNew(false); });
+  $("new-random").addEventListener("click", () => submitNew(true));
+  $("form-settings").addEventListener("submit", (e) => { e.preventDefault(); saveSettings(); });
+  $("set-preset").addEventListener("change", () => setRuleFields(PRESETS[$("set-preset").value]));
+  $("end-again").addEventListener("click", () => {
+    closeDialog("dlg-end");
+    app.endShownFor = "";
+    simple("/api/restart", { dealIn: true });
+  });
+  $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}); });
+  $("end-best-line").addEventListener("click", () => showSolution());
+  $("sol-next").addEventListener("click", () => solutionStep());
+  $("sol-prev").addEventListener("click", () => solutionBack());
+  $("sol-all").addEventListener("click", () => solutionAll());
+  $("sol-stop").addEventListener("click", () => stopSolution());
+  window.setInterval(() => { if (app.clock.running) renderClock(); }, 1000);
+}
+
+const preloaded = [];
+
+function preload() {
+  const codes = ["back", null];
+  for (const s of "SHDC") for (const r of "23456789TJQK") codes.push(r + s);
+  for (const code of codes) {
+    const img = new Image();
+    img.src = cardUrl(code);
+    preloaded.push(img);
+  }
+  if (preloaded.length > 200) preloaded.splice(0, preloaded.length - 100);
+}
+
+async function loadStrings() {
+  try {
+    const data = await api("GET", "/api/i18n");
+    strings = data.strings || {};
+    cardLabels = data.cards || null;
+    if (Array.isArray(data.languages) && data.languages.length) {
+      languages = data.languages.map((l) => (typeof l === "string" ? l : l.code));
+    }
+    if (data.names) Object.assign(LANGUAGE_NAMES, data.names);
+    if (data.lang) app.settings.lang = data.lang;
+  } catch {
+    strings = {};
+  }
+}
+
+async function start() {
+  buildGrid();
+  wire();
+  try {
+    Object.assign(app.settings, await api("GET", "/api/settings"));
+  } catch {
+    // defaults
+  }
+  await loadStrings();
+  applyStrings();
+  preload();
+  await enqueue(async () => {
+    const st = await api("GET", "/api/game");
+    document.body.classList.remove("loading");
+    await applyState(st, { animate: false, dealIn: st.view.moves === 0, announce: false });
+  });
+  document.body.classList.remove("loading");
+  document.body.dataset.ready = "1";
+}
+
+start();

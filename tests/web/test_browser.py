@@ -1,0 +1,519 @@
+"""End-to-end tests of the browser game in Debian's Chromium (Playwright, sync API).
+
+Each test opens a fresh browser context (so a fresh session cookie and its own
+game) on the module's live server, deals a known game and plays through the
+page: drag and drop, clicks, the keyboard.  Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from devilsgrip.cards import CELL_NAMES
+from devilsgrip.game import Game
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+if CHROMIUM is None:  # pragma: no cover - depends on the machine
+    pytest.skip("chromium is not installed", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+State = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def open_page(browser: Browser, server_url: str) -> Iterator[Callable[..., Page]]:
+    contexts = []
+
+    def open_(number: int | None = 1, *, width: int = 1280, height: int = 800,
+              motion: str = "reduce") -> Page:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, reduced_motion=motion  # type: ignore[arg-type]
+        )
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.errors = errors  # type: ignore[attr-defined]
+        page.goto(server_url + "/")
+        ready(page)
+        if number is not None:
+            new_game(page, number)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def ready(page: Page) -> None:
+    page.wait_for_function("() => document.body.dataset.ready && !document.body.dataset.busy")
+
+
+def state(page: Page) -> State:
+    result: State = page.evaluate("() => fetch('/api/game').then(r => r.json())")
+    return result
+
+
+def new_game(page: Page, number: int) -> None:
+    status = page.evaluate(
+        """n => fetch('/api/new', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({game: n})}).then(r => r.status)""",
+        number,
+    )
+    assert status == 200
+    page.reload()
+    ready(page)
+
+
+def shown(page: Page) -> State:
+    """What the page shows: the grid's top cards and pile sizes, counts, score."""
+    result: State = page.evaluate(
+        """() => ({
+            tops: [...document.querySelectorAll('.cell')].map(c => c.dataset.top),
+            counts: [...document.querySelectorAll('.cell')].map(c => Number(c.dataset.count)),
+            stock: Number(document.getElementById('stock').dataset.count),
+            talon: Number(document.getElementById('talon').dataset.count),
+            talonTop: document.getElementById('talon').dataset.top,
+            score: document.getElementById('score').textContent,
+            moves: document.getElementById('moves').textContent,
+        })"""
+    )
+    return result
+
+
+def assert_shows(page: Page, st: State) -> None:
+    view = shown(page)
+    grid = st["view"]["grid"]
+    assert view["tops"] == [p[-1] if p else "" for p in grid]
+    assert view["counts"] == [len(p) for p in grid]
+    assert view["stock"] == st["view"]["stock"]
+    assert view["talon"] == len(st["view"]["talon"])
+    assert view["score"] == str(st["view"]["score"])
+    assert view["moves"] == str(st["view"]["moves"])
+
+
+def cell(name: str) -> str:
+    return f'.cell[data-cell="{name}"]'
+
+
+def grid_builds(st: State) -> list[str]:
+    return [m for m in st["view"]["legal"] if m[0] != "t" and "-" in m]
+
+
+def drag(page: Page, source: str, target: str) -> None:
+    a = page.locator(source).bounding_box()
+    b = page.locator(target).bounding_box()
+    assert a is not None and b is not None
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] * 0.7)
+    page.mouse.down()
+    for k in range(1, 9):
+        x = a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * k / 8
+        y = a["y"] + a["height"] * 0.7 + (b["y"] - a["y"]) * k / 8
+        page.mouse.move(x, y)
+    page.mouse.up()
+
+
+def deal_until(page: Page, want: Callable[[State], bool], limit: int = 30) -> State:
+    st = state(page)
+    for _ in range(limit):
+        if want(st):
+            return st
+        page.keyboard.press("d")
+        ready(page)
+        st = state(page)
+    raise AssertionError("no position found")
+
+
+def no_errors(page: Page) -> None:
+    errors: list[str] = page.errors  # type: ignore[attr-defined]
+    assert not [e for e in errors if "status of 4" not in e], errors
+
+
+# ---------------------------------------------------------------- the tests
+def test_page_renders_the_state_and_screenshots(open_page: Callable[..., Page]) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = open_page(1, motion="no-preference")
+    st = state(page)
+    assert_shows(page, st)
+    # every card has a spoken name
+    label = page.locator(cell("a1")).get_attribute("aria-label") or ""
+    assert label.startswith("a1: ")
+    top = st["view"]["grid"][0][-1]
+    assert Game(1).view().to_dict()["grid"][0][-1] == top
+    assert " of " in label
+    page.keyboard.press("d")
+    ready(page)
+    assert shown(page)["talon"] == 3
+    page.screenshot(path=str(ARTIFACTS / "desktop-1280x800.png"))
+    # the page fits a 1280 x 800 screen without scrolling
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800
+    no_errors(page)
+
+
+def test_phone_size_fits_eight_columns(open_page: Callable[..., Page]) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = open_page(1, width=360, height=740)
+    page.keyboard.press("d")
+    ready(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    boxes = [page.locator(cell(n)).bounding_box() for n in ("a1", "h1", "a3", "h3")]
+    assert all(b is not None for b in boxes)
+    assert boxes[1]["x"] + boxes[1]["width"] <= 360  # type: ignore[index]
+    assert boxes[0]["x"] >= 0  # type: ignore[index]
+    assert boxes[0]["width"] >= 36  # type: ignore[index]
+    page.screenshot(path=str(ARTIFACTS / "phone-360x740.png"))
+    no_errors(page)
+
+
+def test_drag_a_card_and_an_illegal_drop_snaps_back(open_page: Callable[..., Page]) -> None:
+    page = open_page(1, motion="no-preference")
+    st = state(page)
+    builds = grid_builds(st)
+    assert builds, "deal 1 starts with a grid build"
+    src, dst = builds[0].split("-")
+    moving = st["view"]["grid"][CELL_NAMES.index(src)][-1]
+    drag(page, cell(src) + " img", cell(dst) + " img")
+    ready(page)
+    after = state(page)
+    assert after["view"]["moves"] == 1
+    assert after["last_move"] == builds[0]
+    assert after["view"]["grid"][CELL_NAMES.index(dst)][-1] == moving
+    assert_shows(page, after)
+    # a talon card dropped where it does not fit comes back, with the reason
+    st = deal_until(page, lambda s: bool(s["view"]["talon"]))
+    legal = set(st["view"]["legal"])
+    bad = next(n for i, n in enumerate(CELL_NAMES)
+               if st["view"]["grid"][i] and f"t-{n}" not in legal)
+    drag(page, "#talon .fan.top", cell(bad) + " img")
+    ready(page)
+    message = page.locator("#message")
+    assert "error" in (message.get_attribute("class") or "")
+    assert message.text_content()
+    assert state(page)["view"]["moves"] == st["view"]["moves"]
+    assert page.locator(".ghost").count() == 0
+    assert_shows(page, state(page))
+    no_errors(page)
+
+
+def test_drag_onto_an_occupied_cell_that_does_not_take_it_swaps(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(1)
+    st = state(page)
+    grid = st["view"]["grid"]
+    legal = set(st["view"]["legal"])
+    a, b = next((x, y) for x in CELL_NAMES for y in CELL_NAMES
+                if x != y and f"{x}-{y}" not in legal)
+    drag(page, cell(a) + " img", cell(b) + " img")
+    ready(page)
+    after = state(page)
+    first, second = sorted((a, b), key=CELL_NAMES.index)
+    assert after["last_move"] == f"{first}={second}"
+    assert after["view"]["grid"][CELL_NAMES.index(a)] == grid[CELL_NAMES.index(b)]
+    assert after["view"]["score"] == st["view"]["score"]
+
+
+def test_click_to_move_and_double_click(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    st = state(page)
+    src, dst = grid_builds(st)[0].split("-")
+    page.click(cell(src))
+    assert "selected" in (page.locator(cell(src)).get_attribute("class") or "")
+    assert "target" in (page.locator(cell(dst)).get_attribute("class") or "")
+    page.click(cell(dst))
+    ready(page)
+    after = state(page)
+    assert after["view"]["moves"] == 1
+    assert after["last_move"] == f"{src}-{dst}"
+    assert_shows(page, after)
+    # double-click: a card with exactly one legal target moves there
+    def one_target(s: State) -> bool:
+        sources = [m.split("-")[0] for m in s["view"]["legal"] if "-" in m]
+        return any(sources.count(x) == 1 for x in sources)
+
+    st = deal_until(page, one_target)
+    sources = [m.split("-")[0] for m in st["view"]["legal"] if "-" in m]
+    source = next(x for x in sources if sources.count(x) == 1)
+    move = next(m for m in st["view"]["legal"] if m.startswith(source + "-"))
+    page.dblclick("#talon .fan.top" if source == "t" else cell(source))
+    ready(page)
+    after = state(page)
+    assert after["last_move"] == move
+    assert after["view"]["moves"] == st["view"]["moves"] + 1
+    no_errors(page)
+
+
+def test_keyboard_only_play(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.place") == "stock":
+            break
+    else:
+        raise AssertionError("Tab never reaches the stock")
+    # the focus ring is visible
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    page.keyboard.press("Enter")  # Enter on the stock deals
+    ready(page)
+    assert shown(page)["talon"] == 3
+    page.keyboard.press("d")
+    ready(page)
+    assert shown(page)["talon"] == 6
+    st = state(page)
+    src, dst = grid_builds(st)[0].split("-")
+
+    def walk_to(name: str) -> None:
+        here = page.evaluate("document.activeElement.dataset.place")
+        if here == "stock":
+            page.keyboard.press("ArrowDown")
+            here = "0"
+        i, j = int(here), CELL_NAMES.index(name)
+        while i // 8 < j // 8:
+            page.keyboard.press("ArrowDown")
+            i += 8
+        while i // 8 > j // 8:
+            page.keyboard.press("ArrowUp")
+            i -= 8
+        key = "ArrowRight" if j > i else "ArrowLeft"
+        for _ in range(abs(j - i)):
+            page.keyboard.press(key)
+        assert page.evaluate("document.activeElement.dataset.cell") == name
+
+    walk_to(src)
+    page.keyboard.press("Enter")
+    assert "selected" in (page.locator(cell(src)).get_attribute("class") or "")
+    walk_to(dst)
+    page.keyboard.press("Enter")
+    ready(page)
+    after = state(page)
+    assert after["last_move"] == f"{src}-{dst}"
+    assert after["view"]["moves"] == 3
+    # u undoes, shift+u redoes, h hints
+    page.keyboard.press("u")
+    ready(page)
+    assert state(page)["view"]["moves"] == 2
+    page.keyboard.press("Shift+U")
+    ready(page)
+    assert state(page)["view"]["moves"] == 3
+    assert_shows(page, state(page))
+    page.keyboard.press("h")
+    ready(page)
+    assert page.locator("#message").text_content()
+    assert page.locator(".hint").count() >= 1
+    # Escape puts a picked card back
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    assert page.locator(".selected").count() == 0
+    assert page.locator("#announce").text_content()
+    no_errors(page)
+
+
+def test_undo_and_redo_buttons(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    assert page.locator("#btn-undo").is_disabled()
+    page.keyboard.press("d")
+    ready(page)
+    page.keyboard.press("d")
+    ready(page)
+    before = state(page)
+    page.click("#btn-undo")
+    ready(page)
+    assert state(page)["view"]["moves"] == 1
+    assert shown(page)["talon"] == 3
+    page.click("#btn-undo")
+    ready(page)
+    assert state(page)["view"]["moves"] == 0
+    assert page.locator("#btn-undo").is_disabled()
+    page.click("#btn-redo")
+    ready(page)
+    page.click("#btn-redo")
+    ready(page)
+    after = state(page)
+    assert after["view"] == before["view"]
+    assert page.locator("#btn-redo").is_disabled()
+    assert_shows(page, after)
+
+
+def test_dealing_through_the_stock_and_a_redeal(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    deals = 0
+    while shown(page)["stock"]:
+        page.click("#stock")
+        ready(page)
+        deals += 1
+    assert deals == 24
+    st = state(page)
+    assert st["view"]["stock"] == 0 and len(st["view"]["talon"]) == 72
+    assert "can-redeal" in (page.locator("#stock").get_attribute("class") or "")
+    talon = st["view"]["talon"]
+    page.click("#stock")  # the empty stock redeals
+    ready(page)
+    after = state(page)
+    assert after["last_move"] == "r"
+    assert after["view"]["stock"] == 72 and after["view"]["talon"] == []
+    assert after["view"]["redeals_done"] == 1
+    assert_shows(page, after)
+    page.keyboard.press("d")
+    ready(page)
+    # the talon turned over keeps its order: the first cards dealt come up again
+    assert state(page)["view"]["talon"] == talon[:3]
+
+
+def test_reload_mid_game_resumes(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    st = state(page)
+    src, dst = grid_builds(st)[0].split("-")
+    page.click(cell(src))
+    page.click(cell(dst))
+    ready(page)
+    page.keyboard.press("d")
+    ready(page)
+    before = state(page)
+    page.reload()
+    ready(page)
+    assert_shows(page, before)
+    assert state(page)["view"] == before["view"]
+    assert not page.locator("#btn-undo").is_disabled()
+
+
+def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    page.keyboard.press("d")
+    ready(page)
+    page.click("#btn-menu")
+    page.locator("#menu-list").get_by_role("button", name="Give up").click()
+    page.click("#confirm-yes")
+    ready(page)
+    dialog = page.locator("#dlg-end")
+    dialog.wait_for(state="visible")
+    st = state(page)
+    assert st["view"]["given_up"]
+    assert str(st["view"]["score"]) in (page.locator("#end-score").text_content() or "")
+    assert page.locator("#end-rating").text_content()
+    assert page.locator("#end-best").text_content()
+    page.click("#end-best-line")
+    page.locator("#end-solution .line").wait_for(state="visible", timeout=30_000)
+    line = (page.locator("#end-solution .line").text_content() or "").split()
+    assert line and line[0] in Game(1).view().to_dict()["legal"]
+    assert "0" in (page.locator("#end-solution .best-score").text_content() or "")
+    # step through it: the deal restarts and each step is the line's next move
+    page.click("#end-solution button.primary")
+    ready(page)
+    assert page.locator("#solution-bar").is_visible()
+    assert state(page)["view"]["moves"] == 0
+    page.click("#sol-next")
+    ready(page)
+    page.click("#sol-next")
+    ready(page)
+    st = state(page)
+    assert st["view"]["moves"] == 2
+    assert st["last_move"] == line[1]
+    page.click("#sol-prev")
+    ready(page)
+    assert state(page)["view"]["moves"] == 1
+    page.click("#sol-stop")
+    assert not page.locator("#solution-bar").is_visible()
+    no_errors(page)
+
+
+def test_a_whole_deal_won_through_the_page(open_page: Callable[..., Page]) -> None:
+    from devilsgrip.solver import solve
+
+    result = solve(Game(1), time_limit=20.0)
+    assert result.score == 0, "deal 1 is won by the solver"
+    page = open_page(1)
+    moves = [m.text() for m in result.moves]
+    for k, move in enumerate(moves):
+        if k == len(moves) - 12:
+            # the end with animations: builds, fills, the arrangement and the flourish
+            page.emulate_media(reduced_motion="no-preference")
+        if move in ("d", "r"):
+            page.keyboard.press(move)
+        elif move.startswith("t-"):
+            page.click("#talon")
+            page.click(cell(move[2:]))
+        else:
+            src, dst = move.split("-")
+            page.click(cell(src))
+            page.click(cell(dst))
+        ready(page)
+    dialog = page.locator("#dlg-end")
+    dialog.wait_for(state="visible")
+    st = state(page)
+    assert st["view"]["won"] and st["view"]["score"] == 0
+    assert "0" in (page.locator("#end-score").text_content() or "")
+    # the finishing swaps put jacks on top, queens in the middle, kings below
+    tops = shown(page)["tops"]
+    assert [t[0] for t in tops] == ["J"] * 8 + ["Q"] * 8 + ["K"] * 8
+    assert st["arrangement"] == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "won-desktop.png"))
+    # play this deal again
+    page.click("#end-again")
+    ready(page)
+    assert state(page)["view"]["moves"] == 0
+    no_errors(page)
+
+
+def test_dialogs_rules_stats_help_and_settings(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    page.click("#btn-rules")
+    page.locator("#rules-text h2, #rules-text h3, #rules-text p").first.wait_for()
+    assert "2" in (page.locator("#rules-text").text_content() or "")
+    page.keyboard.press("Escape")
+    page.click("#btn-stats")
+    page.locator("#stats-body table").wait_for()
+    page.keyboard.press("Escape")
+    page.click("#btn-help")
+    assert page.locator("#help-body kbd").count() >= 6
+    page.keyboard.press("Escape")
+    # four colours: the diamonds and clubs change their images
+    page.click("#btn-settings")
+    page.check("#set-four")
+    page.select_option("#set-anim", "fast")
+    page.click("#set-save")
+    ready(page)
+    page.wait_for_function("() => document.querySelector('.cell img').src.includes('four=1')")
+    settings = page.evaluate("() => fetch('/api/settings').then(r => r.json())")
+    assert settings["four_colour"] is True and settings["animation"] == "fast"
+    # another language: the page's strings and card names follow
+    page.click("#btn-settings")
+    page.select_option("#set-lang", "fr")
+    page.click("#set-save")
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
+    # the card names follow (French names, no English "of")
+    page.wait_for_function(
+        "() => !document.querySelector('.cell').getAttribute('aria-label').includes(' of ')"
+    )
+    assert page.locator("#btn-undo").get_attribute("aria-label") != "Undo" or not page.evaluate(
+        "() => fetch('/api/i18n').then(r => r.json()).then(d => 'Undo' in d.strings)"
+    )
+    page.reload()
+    ready(page)
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    no_errors(page)
