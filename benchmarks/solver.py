@@ -1,0 +1,82 @@
+"""Solver benchmark: deals FIRST..LAST under each preset with a time limit per deal.
+
+    .venv/bin/python benchmarks/solver.py [--first 1] [--last 200]
+        [--presets classic,single-pass,literal] [--time-limit classic=1,single-pass=10,literal=10]
+
+Prints per preset: proven %, median and 95th-percentile seconds, nodes per
+second, and the distribution of best scores.  Every line is replayed in the
+engine and must reach the claimed score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+
+from devilsgrip.game import Game
+from devilsgrip.solver import solve
+
+DEFAULT_LIMITS = {"classic": 1.0, "single-pass": 10.0, "literal": 10.0}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_preset(preset: str, first: int, last: int, limit: float, verbose: bool) -> None:
+    seconds: list[float] = []
+    scores: Counter[int] = Counter()
+    proven = nodes = 0
+    for number in range(first, last + 1):
+        game = Game(number, rules=preset)
+        result = solve(game, time_limit=limit)
+        check = game.copy()
+        for move in result.moves:
+            check.play(move)
+        if check.score != result.score:
+            sys.exit(f"deal {number} {preset}: line reaches {check.score}, not {result.score}")
+        seconds.append(result.seconds)
+        nodes += result.nodes
+        proven += result.proven
+        scores[result.score] += 1
+        if verbose:
+            print(f"  {preset} {number}: score {result.score} proven {result.proven} "
+                  f"{result.seconds:.3f} s {result.nodes} nodes", flush=True)
+    count = len(seconds)
+    total = sum(seconds)
+    dist = " ".join(f"{s}:{n}" for s, n in sorted(scores.items()))
+    print(f"{preset:12} deals {first}..{last}  limit {limit:g} s  "
+          f"proven {100 * proven / count:.1f}%  median {statistics.median(seconds) * 1000:.1f} ms  "
+          f"p95 {percentile(seconds, 0.95) * 1000:.1f} ms  "
+          f"{nodes / max(total, 1e-9):,.0f} nodes/s  wins {scores[0]}")
+    print(f"{'':12} best scores (score:deals) {dist}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--last", type=int, default=200)
+    parser.add_argument("--presets", default="classic,single-pass,literal")
+    parser.add_argument("--time-limit", default="",
+                        help="per preset, e.g. classic=1,single-pass=10 (or one number)")
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args()
+    limits = dict(DEFAULT_LIMITS)
+    for item in filter(None, args.time_limit.split(",")):
+        if "=" in item:
+            name, value = item.split("=", 1)
+            limits[name] = float(value)
+        else:
+            limits = {k: float(item) for k in limits}
+    start = time.perf_counter()
+    for preset in args.presets.split(","):
+        run_preset(preset, args.first, args.last, limits.get(preset, 10.0), args.verbose)
+    print(f"total {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""``devilsgrip autoplay``: let a computer player play a whole game."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from devilsgrip.cli import fail
+from devilsgrip.commands import add_game_options, make_game
+from devilsgrip.i18n import _
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "autoplay", help=_("let a computer player play a whole game"),
+        description=_("Play a whole game with the honest, greedy or clairvoyant player "
+                      "and print its record and score."),
+    )
+    add_game_options(p)
+    p.add_argument("--player", choices=("honest", "greedy", "clairvoyant"), default="honest",
+                   help=_("who plays: honest (sees what a person sees), greedy, or "
+                          "clairvoyant (knows the stock)"))
+    p.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS",
+                   help=_("thinking time per decision in seconds (default 1)"))
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help=_("seed of the honest player's sampling"))
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from devilsgrip.solver import play_game
+
+    if args.time_limit <= 0:
+        fail(_("the time limit must be positive"))
+    game = make_game(args.game, args.deck, args.rules)
+    game.tags["Player"] = args.player
+    play_game(game, args.player, seed=args.seed, time_limit=args.time_limit)
+    print(game.record(), end="")
+    print(_("score: {score}").format(score=game.score))
+    return 0

@@ -1,0 +1,533 @@
+"""The clairvoyant solver: the best final score of a position, knowing the stock.
+
+How the search sees the game
+----------------------------
+Only moves through which a card *enters* the grid change the score: a talon
+build, and a grid build that empties its source and so fills the space.
+Deals, redeals and swaps never do; neither do grid builds that leave their
+source non-empty, and those never change the multiset of pile tops either
+(they uncover the other copy of the card they cover).
+
+* The cards outside the grid form one fixed sequence ``seq`` (the talon from
+  its bottom, then the stock from its top) cut at ``p = len(talon)``.  Deals
+  and redeals only move the cut: from ``p`` to ``min(p + draw, n)``, and from
+  ``n`` back to ``0``.  An entering move deletes one card of ``seq``.  So the
+  search plays *macro moves*: "move the cut to ``q`` (dealing, redealing if
+  needed), then make a card enter".
+* ``run`` mode: what matters about the grid is the multiset of tops ``T`` and
+  the multiset of bottoms ``B``.  A talon build of ``c`` needs ``c - 3`` in
+  ``T``; an emptying build needs a bottom ``b`` with ``b - 3`` in ``T`` (move
+  that whole pile onto it, always legal), after which ``T`` loses ``b - 3``,
+  ``B`` loses ``b`` and the filling card becomes both a top and a bottom.
+  The grid is one int: ``T`` in 2-bit counters (bits ``2c``), ``B`` above
+  bit 96.  Non-emptying builds are never needed.
+* ``card`` mode: pile structure matters, and a pile of one suit sequence is
+  fixed by its bottom and top, so the grid is the sorted tuple of
+  ``bottom * 48 + top``; non-emptying builds ("peels") are searched too.
+
+Soundness of what is dropped: swaps never matter; an emptying build that fills
+nothing only removes a top and a bottom, and in ``run`` mode the value of a
+state is monotone in ``T`` and ``B`` (more tops and bottoms allow every move
+fewer allow, and keep the inclusion after it), so it is dominated.  With
+unlimited redeals a cut at a multiple of ``draw`` (or at ``n``) reaches
+exactly the cuts ``0, draw, 2 draw, .., n``, so those cuts share one key.
+
+The search is a depth-first branch and bound on the final score with a
+bounded transposition table holding proven lower bounds.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from devilsgrip.cards import CARD_CODES, GRID_SIZE, LEVEL_OF, N_CARDS, PREV
+from devilsgrip.game import Game
+from devilsgrip.notation import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Move
+
+_B_SHIFT: Final = 96
+_M01: Final = int("01" * 48, 2)
+_NONBASE: Final = sum(1 << (2 * c) for c in range(N_CARDS) if LEVEL_OF[c] >= 1)
+_FIELD: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(N_CARDS))
+_BFIELD: Final[tuple[int, ...]] = tuple(1 << (_B_SHIFT + 2 * c) for c in range(N_CARDS))
+_BIT_CARD: Final[dict[int, int]] = {1 << (2 * c): c for c in range(N_CARDS)}
+_T_MASK: Final = (1 << _B_SHIFT) - 1
+
+DEFAULT_TT_ENTRIES: Final = 2_000_000
+"""Transposition-table bound: about 200 bytes an entry, well under 2 GiB."""
+
+# macro move kinds
+TALON: Final = 0
+EMPTY: Final = 1
+PEEL: Final = 2
+
+MacroMove = tuple[int, int, int, int]
+"""``(q, kind, a, b)``: move the cut to ``q``, then ``kind``.
+
+``TALON``: ``a`` the target pile (card mode, else -1).  ``EMPTY``: ``a`` the
+source pile's bottom (run mode) or pile (card mode), ``b`` the target pile
+(card mode, else -1).  ``PEEL``: ``a`` source pile, ``b`` target pile.  A pile
+is ``bottom * 48 + top``.
+"""
+
+
+class _TimeUp(Exception):
+    pass
+
+
+class _PhaseEnd(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The solver's answer: the best score found and a line of moves reaching it."""
+
+    score: int
+    proven: bool
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float
+    rules: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "proven": self.proven,
+            "moves": [m.text() for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "rules": self.rules,
+        }
+
+
+def _nonzero(x: int) -> int:
+    """The low bit of every non-zero 2-bit counter of ``x``."""
+    return (x | (x >> 1)) & _M01
+
+
+class Search:
+    """One clairvoyant search from a game's current position (the game is not changed)."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        time_limit: float | None = 10.0,
+        max_nodes: int | None = None,
+        tt_entries: int = DEFAULT_TT_ENTRIES,
+        tt: dict[Any, int] | None = None,
+        rollouts: int = 3000,
+    ) -> None:
+        rules = game.rules
+        self.rules = rules
+        self.k = rules.draw
+        self.redeals_max = rules.redeals
+        self.unlimited = rules.redeals is None
+        self.fill_talon = rules.fill_from_talon
+        self.run_mode = rules.move_unit == "run"
+        self.seq: list[int] = [*game.talon, *reversed(game.stock)]
+        self.orig: list[int] = list(range(len(self.seq)))
+        self.p0 = len(game.talon)
+        self.r0 = game.redeals_done
+        self.grid0: Any
+        if self.run_mode:
+            g = 0
+            for pile in game.grid:
+                if pile:
+                    g += _FIELD[pile[-1]] + _BFIELD[pile[0]]
+            self.grid0 = g
+        else:
+            self.grid0 = tuple(sorted(pile[0] * N_CARDS + pile[-1] for pile in game.grid if pile))
+        self.time_limit = time_limit
+        self.max_nodes = max_nodes
+        self.tt: dict[Any, int] = {} if tt is None else tt
+        self.tt_entries = tt_entries
+        self.nodes = 0
+        self.best = len(self.seq) + 1
+        self.best_path: list[MacroMove] = []
+        self.path: list[MacroMove] = []
+        self.onpath: set[Any] = set()
+        self.deadline = 0.0
+        self.floor = 0
+        self._applied: list[tuple[int, int, int]] = []
+        self.rollouts = rollouts
+        self.probe_deadline = 0.0
+        self.node_cap: int | None = None
+
+    # ------------------------------------------------------------ positions
+    def _cuts(self, p: int, n: int, r: int) -> list[tuple[int, int]]:
+        """Cuts reachable by deals/redeals alone, with the redeals done there."""
+        k = self.k
+        chain = [*list(range(p, n, k)), n]
+        out = [(q, r) for q in chain]
+        if n == 0:
+            return out
+        if self.unlimited:
+            if p:
+                stop = p if p % k == 0 else n
+                out += [(q, r + 1) for q in range(0, stop, k)]
+            return out
+        assert self.redeals_max is not None
+        if r < self.redeals_max and p:
+            stop = p if p % k == 0 else n
+            out += [(q, r + 1) for q in range(0, stop, k)]
+        return out
+
+    # --------------------------------------------------------------- bounds
+    def lower_bound(self, g: Any) -> int:
+        """Cards of ``seq`` that can provably never enter (so a lower bound on the score).
+
+        When no emptying build can ever happen, a card enters only by a talon
+        build, which needs its predecessor on top: a card can become a top only
+        if it is one or its predecessor can become one.
+        """
+        seq = self.seq
+        if not seq:
+            return 0
+        if self.run_mode:
+            tops = _nonzero(g & _T_MASK)
+            bottoms = _nonzero(g >> _B_SHIFT) & _NONBASE
+            # tops that may ever exist: closure through talon builds
+            reach = tops
+            pending = 0
+            for c in seq:
+                pending |= _FIELD[c]
+            while True:
+                grow = pending & (reach << 6) & _NONBASE
+                if not grow:
+                    break
+                reach |= grow
+                pending &= ~grow
+            if bottoms & (reach << 6):
+                return 0  # an emptying build may happen: every card may fill
+            return sum(1 for c in seq if PREV[c] < 0 or not (reach >> (2 * PREV[c])) & 1)
+        return 0
+
+    # --------------------------------------------------------------- search
+    def run(self) -> SolveResult:
+        start = time.perf_counter()
+        self.deadline = start + self.time_limit if self.time_limit is not None else float("inf")
+        self.probe_deadline = (
+            start + 0.5 * self.time_limit if self.time_limit is not None else float("inf")
+        )
+        n = len(self.seq)
+        self.best = n
+        self.best_path = []
+        self.floor = self.lower_bound(self.grid0)
+        proven = True
+        try:
+            if self.best > self.floor and self.rollouts:
+                # a short exhaustive try first (most deals end there), then playouts
+                self.node_cap = self.nodes + 20_000
+                try:
+                    self._dfs(self.grid0, self.p0, self.r0)
+                    self.node_cap = None
+                except _PhaseEnd:
+                    self.node_cap = None
+                    while self.path:
+                        self._undo_seq(self._applied.pop())
+                        self.path.pop()
+                    self.onpath.clear()
+                    self._probe()
+                    if self.best > self.floor:
+                        self._dfs(self.grid0, self.p0, self.r0)
+            elif self.best > self.floor:
+                self._dfs(self.grid0, self.p0, self.r0)
+        except _TimeUp:
+            proven = False
+            # unwind the mutable sequence to the root
+            while self.path:
+                self._undo_seq(self._applied.pop())
+                self.path.pop()
+        seconds = time.perf_counter() - start
+        return SolveResult(
+            score=self.best, proven=proven, moves=(), nodes=self.nodes, seconds=seconds,
+            rules=str(self.rules),
+        )
+
+    def _probe(self) -> None:
+        """Random greedy playouts before the exhaustive search: they find most wins at once.
+
+        Each playout takes the first (best-ordered) move most of the time, another
+        at random otherwise.  They only improve the incumbent line; the proof is
+        left to the exhaustive search.
+        """
+        rng = random.Random(len(self.seq) * 7919 + self.p0)
+        for i in range(self.rollouts):
+            g, p, r = self.grid0, self.p0, self.r0
+            steps = 0
+            while True:
+                self.nodes += 1
+                n = len(self.seq)
+                if n < self.best:
+                    self.best = n
+                    self.best_path = list(self.path)
+                    if n <= self.floor:
+                        break
+                moves = [m for m in self._moves(g, p, r, n) if m[4] >= 0]
+                if not moves or steps > 400:
+                    break
+                pick = 0 if (i == 0 or rng.random() < 0.75) else rng.randrange(len(moves))
+                mv, g, p, r, idx = moves[pick]
+                self._applied.append((idx, self.seq.pop(idx), self.orig.pop(idx)))
+                self.path.append(mv)
+                steps += 1
+            while self.path:
+                self._undo_seq(self._applied.pop())
+                self.path.pop()
+            if (self.best <= self.floor or time.perf_counter() > self.probe_deadline
+                    or (self.max_nodes is not None and 2 * self.nodes > self.max_nodes)):
+                break
+
+    def _undo_seq(self, info: tuple[int, int, int]) -> None:
+        i, card, orig = info
+        if i >= 0:
+            self.seq.insert(i, card)
+            self.orig.insert(i, orig)
+
+    def _key(self, g: Any, p: int, r: int, mask: int) -> Any:
+        n = len(self.seq)
+        if self.unlimited:
+            if p % self.k == 0 or p == n:
+                p = 0
+            return (g, mask, p)
+        return (g, mask, p, r)
+
+    def _dfs(self, g: Any, p: int, r: int, mask: int = 0) -> int:
+        self.nodes += 1
+        if self.nodes & 1023 == 0 and (
+            time.perf_counter() > self.deadline
+            or (self.max_nodes is not None and self.nodes > self.max_nodes)
+        ):
+            raise _TimeUp
+        if self.node_cap is not None and self.nodes > self.node_cap:
+            raise _PhaseEnd
+        seq = self.seq
+        n = len(seq)
+        if n < self.best:
+            self.best = n
+            self.best_path = list(self.path)
+        if n <= self.floor:
+            return n
+        key = self._key(g, p, r, mask)
+        tt = self.tt
+        known = tt.get(key)
+        if known is not None and known >= self.best:
+            return known
+        if not self.run_mode and key in self.onpath:
+            return self.best
+        lb = self.lower_bound(g)
+        if lb >= self.best:
+            self._store(key, lb)
+            return lb
+        value = n
+        moves = self._moves(g, p, r, n)
+        if not self.run_mode:
+            self.onpath.add(key)
+        applied = self._applied
+        orig = self.orig
+        for mv, g2, p2, r2, i in moves:
+            if i >= 0:
+                card = seq.pop(i)
+                o = orig.pop(i)
+                applied.append((i, card, o))
+                mask2 = mask | (1 << o)
+            else:
+                applied.append((-1, -1, -1))
+                mask2 = mask
+            self.path.append(mv)
+            v = self._dfs(g2, p2, r2, mask2)
+            self.path.pop()
+            self._undo_seq(applied.pop())
+            if v < value:
+                value = v
+            if self.best <= self.floor:
+                break
+        if not self.run_mode:
+            self.onpath.discard(key)
+        self._store(key, value)
+        return value
+
+    def _store(self, key: Any, value: int) -> None:
+        tt = self.tt
+        if len(tt) >= self.tt_entries:
+            tt.clear()
+        old = tt.get(key)
+        if old is None or value > old:
+            tt[key] = value
+
+    def _moves(
+        self, g: Any, p: int, r: int, n: int
+    ) -> list[tuple[MacroMove, Any, int, int, int]]:
+        """Children: (macro move, grid, cut, redeals, index of the card removed or -1)."""
+        seq = self.seq
+        out: list[tuple[MacroMove, Any, int, int, int]] = []
+        cuts = self._cuts(p, n, r)
+        fill_talon = self.fill_talon
+        if self.run_mode:
+            tops = _nonzero(g & _T_MASK)
+            bottoms = _nonzero(g >> _B_SHIFT) & _NONBASE
+            emptiable = bottoms & (tops << 6)
+            sources: list[int] = []
+            while emptiable:
+                low = emptiable & -emptiable
+                sources.append(_BIT_CARD[low])
+                emptiable ^= low
+            firsts: list[tuple[MacroMove, Any, int, int, int]] = []
+            for q, rq in cuts:
+                if q > 0:
+                    c = seq[q - 1]
+                    prev = PREV[c]
+                    if prev >= 0 and (g >> (2 * prev)) & 3:
+                        g2 = g - _FIELD[prev] + _FIELD[c]
+                        firsts.append(((q, TALON, -1, -1), g2, q - 1, rq, q - 1))
+                if sources:
+                    if q < n:
+                        f, i, p2 = seq[q], q, q
+                    elif fill_talon and q > 0:
+                        f, i, p2 = seq[q - 1], q - 1, q - 1
+                    else:
+                        continue
+                    add = _FIELD[f] + _BFIELD[f]
+                    for b in sources:
+                        g2 = g - _FIELD[b - 3] - _BFIELD[b] + add
+                        mv = (q, EMPTY, b, -1)
+                        if LEVEL_OF[f] == 0:
+                            firsts.append((mv, g2, p2, rq, i))
+                        else:
+                            out.append((mv, g2, p2, rq, i))
+            return firsts + out
+        # card mode: g is a sorted tuple of piles bottom * 48 + top
+        piles: tuple[int, ...] = g
+        by_top: dict[int, list[int]] = {}
+        for pile in piles:
+            by_top.setdefault(pile % N_CARDS, []).append(pile)
+        singles = []
+        for pile in dict.fromkeys(piles):
+            t = pile % N_CARDS
+            prev = PREV[t]
+            if prev < 0 or prev not in by_top:
+                continue
+            targets = list(dict.fromkeys(by_top[prev]))
+            if pile // N_CARDS == t:
+                singles.append((pile, targets))
+            else:
+                for tgt in targets:
+                    rest = list(piles)
+                    rest.remove(pile)
+                    rest.remove(tgt)
+                    rest += [pile // N_CARDS * N_CARDS + prev, tgt // N_CARDS * N_CARDS + t]
+                    out.append(((p, PEEL, pile, tgt), tuple(sorted(rest)), p, r, -1))
+        entering: list[tuple[MacroMove, Any, int, int, int]] = []
+        for q, rq in cuts:
+            if q > 0:
+                c = seq[q - 1]
+                prev = PREV[c]
+                if prev >= 0 and prev in by_top:
+                    for tgt in dict.fromkeys(by_top[prev]):
+                        rest = list(piles)
+                        rest.remove(tgt)
+                        rest.append(tgt // N_CARDS * N_CARDS + c)
+                        entering.append(((q, TALON, tgt, -1), tuple(sorted(rest)), q - 1, rq,
+                                         q - 1))
+            if singles:
+                if q < n:
+                    f, i, p2 = seq[q], q, q
+                elif fill_talon and q > 0:
+                    f, i, p2 = seq[q - 1], q - 1, q - 1
+                else:
+                    continue
+                for src, targets in singles:
+                    t = src % N_CARDS
+                    for tgt in targets:
+                        rest = list(piles)
+                        rest.remove(src)
+                        rest.remove(tgt)
+                        rest += [tgt // N_CARDS * N_CARDS + t, f * N_CARDS + f]
+                        entering.append(((q, EMPTY, src, tgt), tuple(sorted(rest)), p2, rq, i))
+        return entering + out
+
+
+def realize(game: Game, path: list[MacroMove]) -> list[Move]:
+    """The engine moves of a line of macro moves, played on a copy of ``game``."""
+    g = game.copy()
+    moves: list[Move] = []
+
+    def play(m: Move) -> None:
+        g.push(m)
+        moves.append(m)
+
+    for q, kind, a, b in path:
+        if len(g.talon) != q:
+            # deal on in this pass if q is reachable, else go round
+            p, n, k = len(g.talon), len(g.talon) + len(g.stock), g.rules.draw
+            in_pass = q >= p and ((q - p) % k == 0 or q == n)
+            if not in_pass:
+                while g.stock:
+                    play(DEAL)
+                play(REDEAL)
+            while len(g.talon) != q:
+                if not g.stock:
+                    raise AssertionError("cut not reachable")  # pragma: no cover
+                play(DEAL)
+        grid = g.grid
+        if kind == TALON:
+            want = PREV[g.talon[-1]]
+            cell = _find_cell(grid, top=want, pile=a)
+            play(TALON_BUILDS[cell])
+        elif kind == EMPTY:
+            if b < 0:  # run mode: a is the bottom card
+                src = next(i for i, pl in enumerate(grid) if pl and pl[0] == a)
+                dst = next(
+                    i for i, pl in enumerate(grid) if pl and i != src and pl[-1] == PREV[a]
+                )
+            else:
+                src = _find_cell(grid, top=a % N_CARDS, pile=a)
+                dst = _find_cell(grid, top=b % N_CARDS, pile=b, avoid=src)
+            play(GRID_BUILDS[src][dst])
+        else:
+            src = _find_cell(grid, top=a % N_CARDS, pile=a)
+            dst = _find_cell(grid, top=b % N_CARDS, pile=b, avoid=src)
+            play(GRID_BUILDS[src][dst])
+    return moves
+
+
+def _find_cell(grid: list[tuple[int, ...]], *, top: int, pile: int = -1, avoid: int = -1) -> int:
+    for i in range(GRID_SIZE):
+        pl = grid[i]
+        if not pl or i == avoid or pl[-1] != top:
+            continue
+        if pile >= 0 and pl[0] != pile // N_CARDS:
+            continue
+        return i
+    raise AssertionError(f"no pile with top {CARD_CODES[top]}")  # pragma: no cover
+
+
+def solve(
+    game: Game,
+    *,
+    time_limit: float | None = 10.0,
+    max_nodes: int | None = None,
+    tt_entries: int = DEFAULT_TT_ENTRIES,
+) -> SolveResult:
+    """The best final score from ``game``'s position, knowing the stock; ``game`` is unchanged.
+
+    ``proven`` is True when the search finished (the score is optimal).  The
+    line of ``moves`` (deals and redeals included, no swaps) replays legally
+    to exactly ``score``.
+    """
+    search = Search(game, time_limit=time_limit, max_nodes=max_nodes, tt_entries=tt_entries)
+    result = search.run()
+    moves = realize(game, search.best_path)
+    return SolveResult(
+        score=result.score,
+        proven=result.proven,
+        moves=tuple(moves),
+        nodes=result.nodes,
+        seconds=result.seconds,
+        rules=result.rules,
+    )

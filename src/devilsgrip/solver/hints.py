@@ -1,0 +1,89 @@
+"""Hints: the honest player's move and why, in a few translated words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from devilsgrip.cards import CELL_NAMES, PREV
+from devilsgrip.game import Game
+from devilsgrip.i18n import _, card_label
+from devilsgrip.notation import Move, MoveKind, parse_card
+from devilsgrip.solver.players import choose_move
+
+HINT_CODES = ("talon-build", "fills-space", "frees-space", "uncovers", "deal", "redeal")
+"""Reason codes: a talon build; an emptying build whose space the next stock
+card fills; an emptying build whose space the talon's top card fills (it can
+come in); a ``card``-mode build that uncovers a card; a deal; a redeal."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested move, a reason ``code`` and its ``params`` (card codes, cells)."""
+
+    move: Move
+    code: str
+    params: dict[str, str] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The reason in a few words, in the current language."""
+        p = self.params
+
+        def card(key: str) -> str:
+            return card_label(parse_card(p[key]), definite=True)
+
+        if self.code == "talon-build":
+            return _("{card} goes on {target} in {cell}").format(
+                card=card("card"), target=card("target"), cell=p["cell"]
+            )
+        if self.code == "frees-space":
+            return _("frees a space: {card} can come in").format(card=card("card"))
+        if self.code == "fills-space":
+            return _("frees a space for the next card of the stock")
+        if self.code == "uncovers":
+            return _("uncovers {card}").format(card=card("card"))
+        if self.code == "redeal":
+            return _("turn the talon over: nothing more can come in on this pass")
+        return _("deal: no card can come in yet")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"move": self.move.text(), "code": self.code, "params": dict(self.params),
+                "text": self.text()}
+
+
+def explain(game: Game, move: Move) -> Hint:
+    """The hint for ``move`` in ``game``'s position (only visible facts are used)."""
+    from devilsgrip.cards import CARD_CODES
+
+    grid, talon = game.grid, game.talon
+    if move.kind == MoveKind.TALON:
+        card = talon[-1]
+        return Hint(move, "talon-build", {"card": CARD_CODES[card],
+                                          "target": CARD_CODES[PREV[card]],
+                                          "cell": CELL_NAMES[move.dst]})
+    if move.kind == MoveKind.BUILD:
+        src = grid[move.src]
+        run = game.rules.move_unit == "run"
+        target_top = grid[move.dst][-1]
+        moved_from = src.index(target_top + 3) if run else len(src) - 1
+        params = {"from": CELL_NAMES[move.src], "cell": CELL_NAMES[move.dst]}
+        if moved_from > 0:
+            return Hint(move, "uncovers", {**params, "card": CARD_CODES[src[moved_from - 1]]})
+        if len(game.stock) == 0 and talon:
+            return Hint(move, "frees-space", {**params, "card": CARD_CODES[talon[-1]]})
+        return Hint(move, "fills-space", params)
+    if move.kind == MoveKind.REDEAL:
+        return Hint(move, "redeal", {})
+    return Hint(move, "deal", {})
+
+
+def hint(game: Game, *, time_limit: float = 1.0, seed: int = 0) -> Hint | None:
+    """The honest player's move with its reason, or None when it sees none (or given up).
+
+    Uses only what ``game.view()`` shows (never the order of unseen stock cards).
+    """
+    if game.given_up:
+        return None
+    move = choose_move(game, "honest", seed=seed, time_limit=time_limit * 0.8)
+    if move is None:
+        return None
+    return explain(game, move)

@@ -1,0 +1,248 @@
+"""Computer players: greedy, honest (sees only the view) and clairvoyant.
+
+* ``greedy`` makes a card enter whenever it sees one that can (a talon build
+  first, then an emptying build that fills its space), else deals.
+* ``honest`` sees only :meth:`Game.view`: it samples stock orders consistent
+  with what it saw, solves each sample after each candidate move with a small
+  budget, and takes the move with the best mean score (perfect-information
+  Monte Carlo).  It never reads the hidden stock order.
+* ``clairvoyant`` follows the solver's line.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from devilsgrip.cards import GRID_SIZE, PREV
+from devilsgrip.game import Game, View
+from devilsgrip.notation import (
+    DEAL,
+    GRID_BUILDS,
+    REDEAL,
+    TALON_BUILDS,
+    Move,
+    MoveKind,
+    format_cards,
+)
+from devilsgrip.solver.core import solve
+
+PLAYERS: Final = ("greedy", "honest", "clairvoyant")
+MAX_MOVES: Final = 20_000
+"""A safety stop for :func:`play_game` (no real game comes near it)."""
+
+NODES_PER_SECOND: Final = 150_000
+"""The honest player's node budget per second of ``time_limit`` (a cautious rate)."""
+
+Pile = tuple[int, ...]
+
+
+# ------------------------------------------------------------------ greedy
+def _can_fill(view_stock: int, talon: Sequence[int], fill_from_talon: bool) -> bool:
+    return view_stock > 0 or (fill_from_talon and bool(talon))
+
+
+def candidate_moves(
+    grid: Sequence[Pile], talon: Sequence[int], stock_count: int, view: View
+) -> list[Move]:
+    """The moves worth considering, one per distinct effect, entering moves first.
+
+    Talon builds (one per target card), builds that empty their source and fill
+    the space, in ``card`` mode also builds that uncover (peel) a card, then
+    the deal or redeal.  Swaps and, in ``run`` mode, builds that leave their
+    source non-empty never change what can happen, so they are left out.
+    """
+    rules = view.rules
+    run = rules.move_unit == "run"
+    out: list[Move] = []
+    if talon:
+        want = PREV[talon[-1]]
+        if want >= 0:
+            for d in range(GRID_SIZE):
+                if grid[d] and grid[d][-1] == want:
+                    out.append(TALON_BUILDS[d])
+                    if run:
+                        break
+    fill = _can_fill(stock_count, talon, rules.fill_from_talon)
+    seen: set[object] = set()
+    peels: list[Move] = []
+    for s in range(GRID_SIZE):
+        src = grid[s]
+        if not src:
+            continue
+        if run:
+            if not fill:
+                continue
+            b = src[0]
+            want = PREV[b]
+            if want < 0 or b in seen:
+                continue
+            for d in range(GRID_SIZE):
+                if d != s and grid[d] and grid[d][-1] == want:
+                    out.append(GRID_BUILDS[s][d])
+                    seen.add(b)
+                    break
+            continue
+        top = src[-1]
+        want = PREV[top]
+        if want < 0:
+            continue
+        for d in range(GRID_SIZE):
+            tgt = grid[d]
+            if d == s or not tgt or tgt[-1] != want:
+                continue
+            effect = (src[0], top, tgt[0])
+            if effect in seen:
+                continue
+            seen.add(effect)
+            if len(src) == 1:
+                if fill:
+                    out.append(GRID_BUILDS[s][d])
+            else:
+                peels.append(GRID_BUILDS[s][d])
+    out += peels
+    if stock_count:
+        out.append(DEAL)
+    elif talon and (view.redeals_left is None or view.redeals_left > 0):
+        out.append(REDEAL)
+    return out
+
+
+def _greedy(game: Game) -> Move | None:
+    view = game.view(with_legal=False)
+    grid, talon = view.grid, view.talon
+    moves = candidate_moves(grid, talon, view.stock_count, view)
+    for m in moves:
+        if m.kind == MoveKind.TALON:
+            return m
+    for m in moves:
+        if (m.kind == MoveKind.BUILD and len(grid[m.src]) == 1) or (
+            m.kind == MoveKind.BUILD and view.rules.move_unit == "run"
+        ):
+            return m
+    # card mode: peel the shortest pile that can then be emptied
+    if view.rules.move_unit == "card" and _can_fill(
+        view.stock_count, talon, view.rules.fill_from_talon
+    ):
+        tops = [p[-1] for p in grid if p]
+        best: tuple[int, Move] | None = None
+        for m in moves:
+            if m.kind != MoveKind.BUILD:
+                continue
+            src = grid[m.src]
+            others = list(tops)
+            others.remove(src[-1])
+            if PREV[src[0]] in others and all(c in others for c in src[:-1]) and (
+                best is None or len(src) < best[0]
+            ):
+                best = (len(src), m)
+        if best is not None:
+            return best[1]
+    for m in moves:
+        if m.kind in (MoveKind.DEAL, MoveKind.REDEAL):
+            return m
+    return None
+
+
+# ------------------------------------------------------------------ honest
+def sample_game(view: View, rng: random.Random) -> Game:
+    """A game consistent with ``view``: the unseen stock cards in a random order."""
+    if view.stock_order is not None:
+        stock_top_first = list(view.stock_order)
+    else:
+        stock_top_first = list(view.unseen)
+        rng.shuffle(stock_top_first)
+    rows = []
+    for r in range(0, GRID_SIZE, 8):
+        rows.append(",".join(format_cards(p) for p in view.grid[r : r + 8]))
+    text = " ".join([
+        "/".join(rows),
+        format_cards(stock_top_first),
+        format_cards(view.talon),
+        str(view.redeals_done),
+        "0",
+        str(view.rules),
+    ])
+    return Game.from_position(text)
+
+
+def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | None:
+    view = game.view(with_legal=False)
+    if not view.stock_count and not view.talon:
+        return None  # won
+    moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
+    if len(moves) <= 1:
+        return moves[0] if moves else None
+    if view.stock_order is not None or not view.unseen:
+        samples = 1
+    rng = random.Random(seed * 1_000_003 + view.moves_played)
+    # a node budget, not a clock, so that the choice is the same on any machine
+    nodes = max(500, int(NODES_PER_SECOND * time_limit / (samples * len(moves))))
+    totals = [0.0] * len(moves)
+    for _ in range(samples):
+        world = sample_game(view, rng)
+        for i, m in enumerate(moves):
+            world.push(m)
+            result = solve(world, time_limit=None, max_nodes=nodes, tt_entries=200_000)
+            world.pop()
+            totals[i] += result.score
+    best = min(range(len(moves)), key=lambda i: (totals[i], i))
+    return moves[best]
+
+
+# ------------------------------------------------------------------ public
+def choose_move(
+    game: Game,
+    player: str,
+    *,
+    seed: int = 0,
+    time_limit: float = 1.0,
+    samples: int = 6,
+) -> Move | None:
+    """The move ``player`` ("greedy", "honest" or "clairvoyant") makes here, or None.
+
+    ``time_limit`` bounds the thinking of the honest and clairvoyant players.
+    """
+    if player == "greedy":
+        return _greedy(game)
+    if player == "honest":
+        return _honest(game, seed, time_limit, samples)
+    if player == "clairvoyant":
+        result = solve(game, time_limit=time_limit)
+        if result.moves:
+            return result.moves[0]
+        return None if game.is_over() else _greedy(game)
+    raise ValueError(f"unknown player '{player}' (choose from {', '.join(PLAYERS)})")
+
+
+def play_game(
+    game: Game,
+    player: str,
+    *,
+    seed: int = 0,
+    time_limit: float = 1.0,
+    samples: int = 6,
+    max_moves: int = MAX_MOVES,
+) -> Game:
+    """Let ``player`` play ``game`` until it is over; returns the same game."""
+    if player not in PLAYERS:
+        raise ValueError(f"unknown player '{player}' (choose from {', '.join(PLAYERS)})")
+    if player == "clairvoyant":
+        while not game.is_over() and game.moves_played < max_moves:
+            result = solve(game, time_limit=time_limit)
+            if result.moves:
+                for m in result.moves:
+                    game.play(m)
+                continue
+            fallback = _greedy(game)
+            if fallback is None:
+                break
+            game.play(fallback)
+        return game
+    while not game.is_over() and game.moves_played < max_moves:
+        chosen = choose_move(game, player, seed=seed, time_limit=time_limit, samples=samples)
+        if chosen is None:
+            break
+        game.play(chosen)
+    return game

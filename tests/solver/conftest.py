@@ -1,0 +1,10 @@
+"""Helpers for the solver tests: small positions and a plain exhaustive search."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)

@@ -1,0 +1,120 @@
+"""Greedy, honest and clairvoyant players, and hints."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from helpers import late_position
+
+from devilsgrip.game import Game
+from devilsgrip.i18n import set_language
+from devilsgrip.notation import Move, MoveKind, format_cards
+from devilsgrip.solver import (
+    HINT_CODES,
+    choose_move,
+    explain,
+    hint,
+    play_game,
+    sample_game,
+    solve,
+)
+
+
+@pytest.mark.parametrize("rules", ["classic", "single-pass", "literal"])
+def test_greedy_plays_to_the_end(rules: str) -> None:
+    game = play_game(Game(4, rules=rules), "greedy")
+    assert game.is_over()
+    assert Game.from_record(game.record()).score == game.score
+
+
+def test_clairvoyant_reaches_the_solver_score() -> None:
+    score = solve(Game(3), time_limit=5).score
+    game = play_game(Game(3), "clairvoyant", time_limit=5)
+    assert game.is_over() and game.score == score == 0
+
+
+def _two_games_same_view(seed: int) -> tuple[Game, Game]:
+    """Two positions that agree on all a player sees: only the unseen order differs."""
+    game = late_position(seed, 9, "classic")
+    while len(set(game.stock)) < 2:
+        seed += 1000
+        game = late_position(seed, 9, "classic")
+    stock = list(reversed(game.stock))  # top first
+    other_stock = stock[1:] + stock[:1]
+    assert other_stock != stock
+    rows = [",".join(format_cards(p) for p in game.grid[r:r + 8]) for r in range(0, 24, 8)]
+
+    def make(order: list[int]) -> Game:
+        return Game.from_position(
+            f"{'/'.join(rows)} {format_cards(order)} {format_cards(game.talon)} 0 0 classic")
+
+    return make(stock), make(other_stock)
+
+
+@pytest.mark.parametrize("seed", [3, 11, 12])
+def test_honest_never_reads_the_hidden_order(seed: int) -> None:
+    a, b = _two_games_same_view(seed)
+    # everything a player sees agrees; only the end announcement may differ
+    assert replace(a.view(), over=False) == replace(b.view(), over=False)
+    assert a.stock != b.stock
+    for player in ("honest", "greedy"):
+        assert choose_move(a, player, time_limit=0.3) == choose_move(b, player, time_limit=0.3)
+    ha, hb = hint(a, time_limit=0.3), hint(b, time_limit=0.3)
+    assert ha == hb
+
+
+def test_honest_plays_a_whole_game() -> None:
+    game = play_game(late_position(5, 12, "classic"), "honest", time_limit=0.1, samples=3)
+    assert game.is_over()
+
+
+def test_sample_game_is_consistent_with_the_view() -> None:
+    import random
+
+    game = Game(8)
+    game.play_all("d d")
+    view = game.view()
+    world = sample_game(view, random.Random(1))
+    assert world.grid == game.grid and world.talon == game.talon
+    assert sorted(world.stock) == sorted(game.stock)
+    assert world.view().unseen == view.unseen
+
+
+def test_unknown_player() -> None:
+    with pytest.raises(ValueError):
+        choose_move(Game(1), "oracle")
+
+
+def test_hint_codes_and_text() -> None:
+    set_language("en")
+    game = Game(3)
+    h = hint(game, time_limit=0.3)
+    assert h is not None and h.code in HINT_CODES
+    assert h.move in game.legal_moves
+    assert h.text()
+    d = h.to_dict()
+    assert d["move"] == h.move.text() and d["code"] == h.code
+
+
+def test_explain_reasons() -> None:
+    set_language("en")
+    # a talon build
+    game = Game(3)
+    game.play_all("d d")
+    talon_move = next(m for m in game.legal_moves_no_swaps if m.kind == MoveKind.TALON)
+    h = explain(game, talon_move)
+    assert h.code == "talon-build"
+    assert h.text().startswith("the ") and " goes on the " in h.text()
+    assert explain(game, Move.from_text("d")).code == "deal"
+    # an emptying build when the stock is empty: the talon's top comes in
+    text = (
+        "2S5S,8SJS,3H6H9HQH,3D6D9DQD,3S6S9SQS,3H6H9HQH,3D6D9DQD,2H5H8HJH/"
+        "4D7DTDKD,2D5D8DJD,4C7CTCKC,2C5C8CJC,4H7HTHKH,2H5H8HJH,4H7HTHKH,7DTDKD/"
+        "2D5D8D,3C6C9CQC,3S6S9SQS,3C6C9CQC,4S7S,4S7STSKS,2C5C8CJC,4C7CTCKC "
+        "- JDKSTS2S5S8SJS4D 0 0 classic"
+    )
+    game = Game.from_position(text)
+    h = explain(game, Move.from_text("b1-a1"))
+    assert h.code == "frees-space"
+    assert h.text() == "frees a space: the 4 of diamonds can come in"
