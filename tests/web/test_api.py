@@ -216,6 +216,62 @@ def test_give_up_then_solution(client: TestClient) -> None:
     # the restart of a given-up game is a new game on the same deal
     again = post(client, "/api/restart").json()
     assert again["view"] == view_of(Game(1)) and again["view"]["given_up"] is False
+    assert again["game"]["id"] != data["game"]["id"]
+
+
+def test_solution_is_a_read_only_replay(client: TestClient) -> None:
+    """The line comes with every position to show; fetching it changes nothing."""
+    for move in ("d", "d"):
+        post(client, "/api/move", {"move": move})
+    # not before the end, and asking changes nothing
+    before = state(client)
+    assert assert_refused(client.get("/api/solution"), 409)["error"] == "game-not-over"
+    assert state(client) == before
+    ended = post(client, "/api/giveup").json()
+    stats = client.get("/api/stats").json()
+    assert stats["played"] == 1 and stats["given_up"] == 1 and stats["won"] == 0
+    r = client.get("/api/solution")
+    assert r.status_code == 200, r.text
+    solution = r.json()
+    assert set(solution) == {"score", "proven", "moves", "positions"}
+    moves, positions = solution["moves"], solution["positions"]
+    assert moves and len(positions) == len(moves) + 1
+    # the positions replay the moves from the deal's start and end at the claimed score
+    replay = Game(1)
+    assert positions[0] == view_of(replay)
+    for text, shown in zip(moves, positions[1:], strict=True):
+        replay.play(text)
+        assert shown == view_of(replay)
+    assert positions[-1]["score"] == solution["score"] == replay.score
+    assert solution["score"] < ended["view"]["score"]
+    # the player's game, its record and the statistics are as they were
+    assert client.get("/api/solution").json() == solution
+    after = state(client)
+    assert after["view"] == ended["view"] and after["game"] == ended["game"]
+    assert after["view"]["moves"] == 2 and after["view"]["given_up"] is True
+    assert client.get("/api/stats").json() == stats
+    # the line is not the player's: undo is still refused and nothing was stored as played
+    assert after["can_undo"] is False and after["last_move"] is None
+
+
+def test_solution_of_an_over_game(make_client: MakeClient) -> None:
+    """A game that is over (not given up) may see the line too; undo reopens it."""
+    from devilsgrip.solver import play_game
+
+    played = play_game(Game(1, rules="single-pass"), "greedy")
+    assert played.is_over() and not played.given_up
+    client = make_client(game=1, rules="single-pass")
+    for move in played.move_stack:
+        assert post(client, "/api/move", {"move": move.text()}).status_code == 200
+    over = state(client)
+    r = client.get("/api/solution")
+    assert r.status_code == 200, r.text
+    solution = r.json()
+    assert solution["positions"][0]["rules"] == "single-pass"
+    assert solution["positions"][-1]["score"] == solution["score"]
+    assert state(client) == over
+    post(client, "/api/undo")
+    assert assert_refused(client.get("/api/solution"), 409)["error"] == "game-not-over"
 
 
 def test_hint_is_a_legal_move(client: TestClient) -> None:

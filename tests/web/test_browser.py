@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -416,28 +417,76 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     assert str(st["view"]["score"]) in (page.locator("#end-score").text_content() or "")
     assert page.locator("#end-rating").text_content()
     assert page.locator("#end-best").text_content()
+    stats = page.evaluate("() => fetch('/api/stats').then(r => r.json())")
     page.click("#end-best-line")
     page.locator("#end-solution .line").wait_for(state="visible", timeout=30_000)
     line = (page.locator("#end-solution .line").text_content() or "").split()
     assert line and line[0] in Game(1).view().to_dict()["legal"]
     assert "0" in (page.locator("#end-solution .best-score").text_content() or "")
-    # step through it: the deal restarts and each step is the line's next move
+    # the line is only watched: from here on the page sends no request that changes anything
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(f"{r.method} {r.url}") if r.method != "GET" else None)
     page.click("#end-solution button.primary")
     ready(page)
-    assert page.locator("#solution-bar").is_visible()
-    assert state(page)["view"]["moves"] == 0
+    bar = page.locator("#solution-bar")
+    assert bar.is_visible()
+    # the viewer starts at the deal as it was dealt, while the player's game stays as it is
+    replay = Game(1)
+    start = replay.view().to_dict()
+    assert_shows(page, {"view": start})
+    assert state(page) == st
+    assert page.locator("#btn-undo").is_disabled()
     page.click("#sol-next")
     ready(page)
     page.click("#sol-next")
     ready(page)
-    st = state(page)
-    assert st["view"]["moves"] == 2
-    assert st["last_move"] == line[1]
+    replay.play(line[0])
+    replay.play(line[1])
+    assert_shows(page, {"view": replay.view().to_dict()})
+    assert line[1] in (page.locator("#solution-step").text_content() or "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "best-line-viewer.png"))
+    # clicks and keys on the board play nothing while the line is shown
+    src, dst = grid_builds(st)[0].split("-") if grid_builds(st) else ("a1", "b1")
+    page.click(cell(src))
+    page.click(cell(dst))
+    page.keyboard.press("d")
+    ready(page)
+    assert_shows(page, {"view": replay.view().to_dict()})
     page.click("#sol-prev")
     ready(page)
-    assert state(page)["view"]["moves"] == 1
+    replay.undo()
+    assert_shows(page, {"view": replay.view().to_dict()})
+    # play runs the line to its end, which shows the claimed score
+    page.click("#sol-all")
+    page.wait_for_function(
+        "() => { const b = document.getElementById('solution-bar');"
+        " return b.dataset.index === b.dataset.total; }", timeout=60_000)
+    ready(page)
+    for text in line[1:]:
+        replay.play(text)
+    assert_shows(page, {"view": replay.view().to_dict()})
+    assert page.locator("#score").text_content() == "0"
+    assert "0" in (page.locator("#solution-step").text_content() or "")
     page.click("#sol-stop")
-    assert not page.locator("#solution-bar").is_visible()
+    assert not bar.is_visible()
+    # back to the player's own game, unchanged, and nothing was sent
+    assert_shows(page, st)
+    assert state(page) == st
+    assert page.evaluate("() => fetch('/api/stats').then(r => r.json())") == stats
+    assert sent == []
+    # the end dialog comes back through the Result button, with the line still there
+    assert page.locator("#btn-hint").is_hidden()
+    page.click("#btn-result")
+    dialog.wait_for(state="visible")
+    page.locator("#end-solution .line").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    # and through the menu, where Give up has given way to Result
+    page.click("#btn-menu")
+    menu = page.locator("#menu-list")
+    assert menu.get_by_role("button", name="Give up").count() == 0
+    menu.get_by_role("button", name="Result").click()
+    dialog.wait_for(state="visible")
     no_errors(page)
 
 
@@ -516,4 +565,85 @@ def test_dialogs_rules_stats_help_and_settings(open_page: Callable[..., Page]) -
     page.reload()
     ready(page)
     assert page.evaluate("document.documentElement.lang") == "fr"
+    no_errors(page)
+
+
+def _line_prefix_with_piles(number: int) -> list[str]:
+    """The first moves of the solver's line on deal ``number`` that make piles of 2, 3 and 4."""
+    from devilsgrip.solver import solve
+
+    game = Game(number)
+    moves = []
+    for move in solve(Game(number), time_limit=10.0).moves:
+        game.play(move)
+        moves.append(move.text())
+        if {2, 3, 4} <= {len(p) for p in game.grid}:
+            return moves
+    raise AssertionError("no position with piles of 2, 3 and 4")
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (360, 740)], ids=["desktop", "phone"])
+def test_talon_fan_and_piles_are_legible(open_page: Callable[..., Page],
+                                         size: tuple[int, int]) -> None:
+    from devilsgrip.web.cards_svg import INDEX_WIDTH, WIDTH
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    width, height = size
+    page = open_page(1, width=width, height=height)
+    for move in _line_prefix_with_piles(1):
+        status = page.evaluate(
+            """m => fetch('/api/move', {method: 'POST', headers: {'Content-Type':
+                'application/json'}, body: JSON.stringify({move: m})}).then(r => r.status)""",
+            move)
+        assert status == 200
+    page.reload()
+    ready(page)
+    st = deal_until(page, lambda s: len(s["view"]["talon"]) >= 3)
+    assert_shows(page, st)
+    # every fanned card shows its corner index (rank over suit): the next card leaves it free
+    fans = [page.locator(f"#talon .fan{k}").bounding_box() for k in range(3)]
+    assert all(b is not None for b in fans)
+    for lower, upper in pairwise(fans):
+        assert lower is not None and upper is not None
+        shown_width = upper["x"] - lower["x"]
+        assert shown_width >= lower["width"] * INDEX_WIDTH / WIDTH, (shown_width, lower)
+    codes = page.eval_on_selector_all("#talon .fan", "els => els.map(e => e.dataset.code)")
+    assert codes == st["view"]["talon"][-3:]
+    page.locator("#talon").screenshot(path=str(ARTIFACTS / f"talon-{width}.png"))
+    # piles of 2 to 4 cards: the count badge, and the cards beneath peek out above the top
+    for i, pile in enumerate(st["view"]["grid"]):
+        name = CELL_NAMES[i]
+        badge = page.locator(cell(name) + " .badge")
+        if len(pile) < 2:
+            assert badge.is_hidden()
+            continue
+        assert badge.is_visible() and badge.text_content() == str(len(pile))
+        box = badge.bounding_box()
+        assert box is not None and box["height"] >= 12 and box["width"] >= 12
+        on_top = page.evaluate(
+            """sel => { const b = document.querySelector(sel); const r = b.getBoundingClientRect();
+                b.style.pointerEvents = 'auto';
+                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                b.style.pointerEvents = ''; return hit === b; }""", cell(name) + " .badge")
+        assert on_top, f"the count badge of {name} is covered"
+        edges = page.locator(cell(name) + " .under")
+        assert edges.count() == len(pile) - 1
+        top = page.locator(cell(name) + " img").bounding_box()
+        assert top is not None
+        peeks = sorted(top["y"] - (b or {"y": 0.0})["y"]
+                       for b in (edges.nth(k).bounding_box() for k in range(edges.count())))
+        step = peeks[0]
+        assert step >= 2.5, peeks  # each card beneath shows at least 2.5 px of its edge
+        assert all(b - a >= 2.5 for a, b in pairwise(peeks)), peeks
+        # and each edge is really seen there, not covered by another card
+        seen = page.evaluate(
+            """sel => [...document.querySelectorAll(sel)].map(e => {
+                const r = e.getBoundingClientRect();
+                return document.elementFromPoint(r.left + r.width / 2, r.top + 1.5) === e;
+            })""", cell(name) + " .under")
+        assert seen == [True] * (len(pile) - 1), seen
+    piles = next(i for i, p in enumerate(st["view"]["grid"]) if len(p) == 4)
+    page.locator(cell(CELL_NAMES[piles])).screenshot(path=str(ARTIFACTS / f"pile4-{width}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"piles-{width}x{height}.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     no_errors(page)

@@ -111,3 +111,39 @@ def test_no_external_references() -> None:
         assert "href" not in text
         assert "<script" not in text
         assert "http://" not in text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def _suit_boxes(root: ET.Element, suit: int) -> list[tuple[float, float, float]]:
+    """(left, top, size) of every shape of ``suit`` on the face, in card units."""
+    boxes = []
+    for path in root.iter(SVG + "path"):
+        if path.get("d") != cards_svg._SUIT_PATHS[suit]:
+            continue
+        found = re.fullmatch(r"translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)",
+                             path.get("transform", ""))
+        assert found, path.get("transform")
+        x, y, k = (float(v) for v in found.groups())
+        boxes.append((x, y, 100 * k))
+    return boxes
+
+
+def test_corner_index_shows_rank_over_suit_within_the_index_width() -> None:
+    """The talon's fan shows INDEX_WIDTH of each card beneath: rank AND suit must fit."""
+    limit = cards_svg.INDEX_WIDTH
+    assert limit <= cards_svg.WIDTH * 0.47  # the fan's offset in style.css (--fan)
+    for card in range(N_CARDS):
+        root = parse(card_svg(CARD_CODES[card]))
+        (text,) = root.iter(SVG + "text")
+        x = float(text.get("x", "0"))
+        size = float(text.get("font-size", "0"))
+        label = text.text or ""
+        # a bold sans-serif capital is at most 0.8 em wide; a 10 is fitted to its textLength
+        width = float(text.get("textLength", "0")) or 0.8 * size * len(label)
+        assert len(label) == 1 or text.get("textLength"), label
+        assert x > 0 and x + width <= limit, (CARD_CODES[card], x + width)
+        baseline = float(text.get("y", "0"))
+        under = [b for b in _suit_boxes(root, SUIT_OF[card])
+                 if b[0] + b[2] <= limit and b[1] >= baseline - 4]
+        assert under, CARD_CODES[card]  # the suit under the rank, inside the index
+        _left, top, size = under[0]
+        assert size >= 40 and top + size <= cards_svg.HEIGHT * 0.55  # in the upper part

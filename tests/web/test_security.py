@@ -249,10 +249,34 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
             if r.status_code == 200 and "view" in r.json():
                 assert r.json()["view"] == mirror.view().to_dict()
         check(c.get("/api/game"))
-        check(c.post("/api/restart"))
-        mirror.restart()
+        check(c.get("/api/solution"))  # refused while the game is on: scanned like the rest
+        # the end: every response is still scanned, except the one post-game line
+        r = c.post("/api/giveup")
+        mirror.give_up()
+        check(r)
         check(c.get("/api/game"))
+        check(c.get("/api/hint"))
+        line = c.get("/api/solution")
+        seen += 1
+        _exempt_solution(line, mirror)
+        check(c.post("/api/restart"))
+        mirror = Game(number)  # restarting a given-up game starts a new one on the same deal
+        check(c.get("/api/game"))
+        check(c.get("/api/solution"))
     return seen
+
+
+def _exempt_solution(response: httpx.Response, game: Game) -> None:
+    """The one response that may show the stock: the solver's line, after the end.
+
+    It is exempt from the scan only as ``GET /api/solution`` of a game that has
+    ended; it replays the deal from its start, so it must show the stock order.
+    """
+    assert response.request.method == "GET" and response.url.path == "/api/solution"
+    assert game.given_up or game.is_over()
+    assert response.status_code == 200, response.text
+    start = Game.from_position(game.start_position)
+    assert _card_runs(response.text) & _leaks(start), "the line shows the deal"
 
 
 def test_no_response_reveals_the_stock_order(server_url: str) -> None:

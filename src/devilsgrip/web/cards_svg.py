@@ -9,9 +9,12 @@ True
 >>> card_svg("QH", four_colour=True) != card_svg("QH")
 True
 
-Faces carry a large rank index and suit in the top corner (readable when a
-card is 40 px wide, as on a 360 px phone with eight columns) and a big
-centre symbol; jacks, queens and kings get a framed emblem.  Suit shapes are
+Faces carry a classic corner index, a large rank with its suit under it, in
+the left :data:`INDEX_WIDTH` units (readable when a card is 40 px wide, as on
+a 360 px phone with eight columns, and visible on the lower cards of the
+talon's fan, which shows at least that much of each card), a second suit in
+the top right corner and a big symbol below; jacks, queens and kings get a
+framed emblem.  Suit shapes are
 paths, not font glyphs, so they look the same everywhere.  The only text is
 the rank, set in a common sans-serif system font.
 """
@@ -27,6 +30,8 @@ from devilsgrip.errors import CardError
 WIDTH: Final = 200
 HEIGHT: Final = 280
 RADIUS: Final = 16
+INDEX_WIDTH: Final = 92
+"""The corner index (rank over suit) lies in ``0 <= x < INDEX_WIDTH``."""
 
 TWO_COLOURS: Final = ("#1b1b1f", "#c0142c", "#c0142c", "#1b1b1f")
 """Ink per suit (spades, hearts, diamonds, clubs) for the usual deck."""
@@ -84,19 +89,35 @@ def _card_base(fill: str = "#fffdf8", stroke: str = "#9a9384") -> str:
     )
 
 
+INDEX_RANK_X: Final = 12
+INDEX_RANK_SIZE: Final = 84
+INDEX_TEN_LENGTH: Final = 76
+"""The two digits of a 10 are fitted into this width (the widest rank)."""
+INDEX_SUIT: Final = (16, 96, 52)
+"""The suit under the rank: box left, top, size."""
+
+
 def _index(rank: int, suit: int, ink: str) -> str:
-    """The big corner index: rank at the top left, suit at the top right."""
+    """The corner index: the rank with its suit under it, and the suit again top right.
+
+    The rank and the suit under it stay left of :data:`INDEX_WIDTH`, so a card
+    covered by another card shifted that far still shows both.
+    """
     label = _rank_label(rank)
-    fit = ' textLength="104" lengthAdjust="spacingAndGlyphs"' if rank == 10 else ""
+    fit = (f' textLength="{INDEX_TEN_LENGTH}" lengthAdjust="spacingAndGlyphs"'
+           if rank == 10 else "")
+    x, y, size = INDEX_SUIT
     return (
-        f'<text x="14" y="98" font-family="{_FONT}" font-weight="bold" font-size="104" '
-        f'fill="{ink}"{fit}>{label}</text>' + _suit(suit, 126, 16, 62, ink)
+        f'<text x="{INDEX_RANK_X}" y="84" font-family="{_FONT}" font-weight="bold" '
+        f'font-size="{INDEX_RANK_SIZE}" fill="{ink}"{fit}>{label}</text>'
+        + _suit(suit, x, y, size, ink)
+        + _suit(suit, 126, 16, 62, ink)
     )
 
 
 def _pip_face(suit: int, ink: str) -> str:
     """Number cards: one big suit symbol in the lower part."""
-    return _suit(suit, 42, 118, 116, ink)
+    return _suit(suit, 54, 158, 100, ink)
 
 
 _EMBLEMS: Final = {
@@ -136,7 +157,11 @@ def _court_face(rank: int, suit: int, ink: str) -> str:
     )
     emblem = _EMBLEMS[rank].format(ink=ink, tint=tint)
     small = _suit(suit, 88, 230, 24, ink)
-    return panel + emblem + small
+    # drawn for the box (28, 122)-(172, 262), shrunk below the corner index
+    return (
+        '<g transform="translate(46 158) scale(0.78) translate(-28 -122)">'
+        + panel + emblem + small + "</g>"
+    )
 
 
 def _parse(code: str) -> int:

@@ -768,6 +768,11 @@ async def get_stats(request: Request, web: WebState, browser: Browser, tr: Tr) -
 
 
 async def get_solution(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """The solver's line for this deal, to watch: it never touches the player's game.
+
+    Answered only once the game has ended (over, won or given up), so showing
+    the whole stock then gives nothing away.
+    """
     async with browser.lock:
         future = _solution_future(web, browser)
     try:
@@ -778,7 +783,12 @@ async def get_solution(request: Request, web: WebState, browser: Browser, tr: Tr
 
 
 def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str, Any]]:
-    """The solver's line from the start of this deal (computed once per game)."""
+    """The solver's line from the start of this deal (computed once per game).
+
+    ``positions`` holds the view of every position along the line, from the
+    deal's start (``positions[0]``) to the end of the line (``positions[-1]``,
+    whose score is ``score``), so the page can replay it without sending a move.
+    """
     game: Game = browser.session.game
     if not (game.given_up or game.is_over()):
         raise WebError(409, "game-not-over",
@@ -793,17 +803,33 @@ def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str
         limit = web.options.solve_time
 
         async def compute() -> dict[str, Any]:
-            result = await _in_thread(lambda: solve(start, time_limit=limit), limit + 5.0)
-            return {
-                "score": result.score,
-                "proven": bool(result.proven),
-                "moves": [m.text() for m in result.moves],
-            }
+            def work() -> dict[str, Any]:
+                result = solve(start, time_limit=limit)
+                return _solution_doc(start, result.moves, result.score, bool(result.proven))
+
+            doc: dict[str, Any] = await _in_thread(work, limit + 5.0)
+            return doc
 
         future = asyncio.ensure_future(compute())
         browser.solution = future
         browser.solution_key = key
     return future
+
+
+def _solution_doc(start: Game, moves: tuple[Move, ...], score: int,
+                  proven: bool) -> dict[str, Any]:
+    """The line as the API sends it: its moves and the view of every position on it."""
+    game = start.copy()
+    positions = [game.view().to_dict()]
+    for move in moves:
+        game.play(move)  # checked: a wrong line fails here, not in the page
+        positions.append(game.view().to_dict())
+    return {
+        "score": score,
+        "proven": proven,
+        "moves": [m.text() for m in moves],
+        "positions": positions,
+    }
 
 
 def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:

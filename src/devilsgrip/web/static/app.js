@@ -88,7 +88,8 @@ const app = {
   lastPick: { place: null, time: 0 },
   endShownFor: "",
   arrangedFor: "",
-  solution: null, // {moves, index, running}
+  viewer: null, // the best line on show: {sol, index, running}; nothing is sent
+  solutionCache: null, // {key, sol}: the line of the game that ended
   hintTimer: 0,
   messageTimer: 0,
   clock: { base: 0, at: 0, running: false },
@@ -221,6 +222,7 @@ function applyStrings() {
     "btn-undo": [t("Undo"), t("Undo (u)")],
     "btn-redo": [t("Redo"), t("Redo (Shift+U)")],
     "btn-hint": [t("Hint"), t("Hint (h)")],
+    "btn-result": [t("Result"), t("The result of this game")],
     "btn-new": [t("New game"), t("New game")],
     "btn-restart": [t("Restart"), t("Restart this deal")],
     "btn-rules": [t("Rules"), t("Rules")],
@@ -264,14 +266,18 @@ function applyStrings() {
   $("confirm-yes").textContent = t("Yes");
   $("sol-prev").textContent = t("Back");
   $("sol-next").textContent = t("Next move");
-  $("sol-all").textContent = t("Play to the end");
-  $("sol-stop").textContent = t("Stop");
+  $("sol-all").textContent = t("Play");
+  $("sol-stop").textContent = t("Close");
+  $("solution-bar").setAttribute("aria-label", t("The best line"));
+  renderViewer();
   buildMenu();
   buildHelp();
 }
 
 // ------------------------------------------------------------------ rendering
+// What the board shows: the player's game, or a position of the best line.
 function view() {
+  if (app.viewer) return app.viewer.sol.positions[app.viewer.index];
   return app.state ? app.state.view : null;
 }
 
@@ -317,14 +323,16 @@ function renderClock() {
 function render() {
   const st = app.state;
   if (!st) return;
-  const v = st.view;
+  const v = view();
+  const own = st.view; // the player's game, also while the viewer shows the best line
+  const viewing = Boolean(app.viewer);
   const game = st.game || {};
   // status line
   $("score").textContent = String(v.score);
   $("rating").textContent = ratingName(v.rating);
   $("moves").textContent = String(v.moves);
   $("deal-number").textContent = game.number ? "#" + game.number : t("custom");
-  const finished = v.over || v.won || v.given_up;
+  const finished = own.over || own.won || own.given_up;
   app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: !finished };
   renderClock();
   const parts = [t("Rules: {rules}", { rules: v.rules })];
@@ -372,6 +380,7 @@ function render() {
     cell.dataset.top = top;
     cell.querySelector("img").src = cardUrl(top || null);
     cell.querySelector(".badge").textContent = pile.length > 1 ? String(pile.length) : "";
+    showPileEdges(cell, pile.length);
     cell.classList.toggle("empty", pile.length === 0);
     cell.classList.toggle("selected", app.selected === i);
     cell.classList.toggle("target", targets.has(i));
@@ -383,11 +392,29 @@ function render() {
   talon.classList.toggle("selected", app.selected === "talon");
   talon.setAttribute("aria-pressed", app.selected === "talon" ? "true" : "false");
   // buttons
-  $("btn-undo").disabled = !st.can_undo;
-  $("btn-redo").disabled = !st.can_redo;
-  $("btn-hint").disabled = Boolean(finished);
+  $("btn-undo").disabled = viewing || !st.can_undo;
+  $("btn-redo").disabled = viewing || !st.can_redo;
+  $("btn-hint").disabled = viewing || Boolean(finished);
+  // once the game has ended, Hint gives way to Result (the end dialog again)
+  $("btn-hint").hidden = Boolean(finished);
+  $("btn-result").hidden = !finished;
   document.body.classList.toggle("finished", Boolean(finished));
   document.body.classList.toggle("won", Boolean(v.won));
+}
+
+// The cards beneath a pile's top card peek out above it, one edge each.
+function showPileEdges(cell, count) {
+  const stack = cell.querySelector(".stack");
+  const edges = stack.querySelectorAll(".under");
+  const want = Math.max(0, Math.min(3, count - 1));
+  if (edges.length === want) return;
+  for (const el of edges) el.remove();
+  for (let k = 1; k <= want; k += 1) { // the deepest card first, under the others
+    const el = document.createElement("span");
+    el.className = "under u" + k;
+    el.setAttribute("aria-hidden", "true");
+    stack.prepend(el);
+  }
 }
 
 function select(place) {
@@ -605,7 +632,7 @@ function moveText(from, to) {
 }
 
 async function sendMove(text, options = {}) {
-  if (!options.solution) stopSolution();
+  closeViewer();
   app.selected = null;
   clearHint();
   try {
@@ -649,7 +676,7 @@ function dealOrRedeal() {
 
 function simple(path, options = {}) {
   return enqueue(async () => {
-    if (!options.keepSolution) stopSolution();
+    closeViewer();
     app.selected = null;
     clearHint();
     try {
@@ -715,12 +742,12 @@ async function afterMove() {
   if (!st) return;
   const v = st.view;
   const id = String(st.game && st.game.id);
-  if (v.won && st.arrangement && st.arrangement.length && app.arrangedFor !== id && !app.solution) {
+  if (v.won && st.arrangement && st.arrangement.length && app.arrangedFor !== id && !app.viewer) {
     app.arrangedFor = id;
     await arrange(st.arrangement);
     return;
   }
-  if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.solution) {
+  if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer) {
     app.endShownFor = gameKey();
     if (v.won) await flourish();
     openEnd();
@@ -777,6 +804,29 @@ function openEnd() {
   $("end-solution").replaceChildren();
   $("end-best-line").hidden = false;
   openDialog("dlg-end");
+  // the line already fetched for this game is shown again at once
+  if (app.solutionCache && app.solutionCache.key === gameIdentity()) showSolution();
+}
+
+// The solver's line, fetched once the game has ended (the server refuses it
+// before).  It comes with the view of every position along the line, so the
+// viewer only shows them: it never sends a move and never touches the
+// player's saved game.
+function gameIdentity() {
+  const game = (app.state && app.state.game) || {};
+  return `${game.id}|${game.number}|${game.started}`;
+}
+
+async function fetchSolution() {
+  const key = gameIdentity();
+  if (app.solutionCache && app.solutionCache.key === key) return app.solutionCache.sol;
+  const sol = await api("GET", "/api/solution");
+  if (!sol || !Array.isArray(sol.moves) || !Array.isArray(sol.positions)
+      || sol.positions.length !== sol.moves.length + 1) {
+    throw new ApiError(t("The best line could not be read."), "bad-solution", 0);
+  }
+  app.solutionCache = { key, sol };
+  return sol;
 }
 
 async function showSolution() {
@@ -785,7 +835,7 @@ async function showSolution() {
   box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Searching for the best line…") }));
   let sol;
   try {
-    sol = await api("GET", "/api/solution");
+    sol = await fetchSolution();
   } catch (error) {
     box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message, className: "form-error" }));
     return;
@@ -804,84 +854,108 @@ async function showSolution() {
   step.type = "button";
   step.className = "primary";
   step.textContent = t("Step through it");
-  step.addEventListener("click", () => { closeDialog("dlg-end"); startSolution(sol.moves); });
-  box.replaceChildren(head, note, line, step);
+  step.addEventListener("click", () => { closeDialog("dlg-end"); openViewer(sol); });
+  const keep = Object.assign(document.createElement("p"), {
+    className: "note", textContent: t("Watching the line does not change your game or your statistics."),
+  });
+  box.replaceChildren(head, note, line, step, keep);
   $("end-best-line").hidden = true;
 }
 
-// Replaying the solver's line: the deal restarts and each step is an
-// ordinary move sent to the server.
-function startSolution(moves) {
-  enqueue(async () => {
-    const next = await api("POST", "/api/restart");
-    app.solution = { moves, index: 0, running: false };
-    app.endShownFor = "";
-    await applyState(next, { animate: false, quiet: true });
-    renderSolution();
-  });
+function openViewer(sol) {
+  closeViewer();
+  app.selected = null;
+  clearHint();
+  app.viewer = { sol, index: 0, running: false };
+  document.body.classList.add("replaying");
+  render();
+  renderViewer();
+  say(t("The best line from the start of the deal, {total} moves. Your game is not changed.", { total: sol.moves.length }));
+  $("sol-next").focus();
 }
 
-function renderSolution() {
+function renderViewer() {
   const bar = $("solution-bar");
-  const sol = app.solution;
-  bar.hidden = !sol;
-  if (!sol) return;
-  const next = sol.moves[sol.index];
-  $("solution-step").textContent = next
-    ? t("Best line: move {n} of {total}: {move}", { n: sol.index + 1, total: sol.moves.length, move: next })
-    : t("Best line: all {total} moves played.", { total: sol.moves.length });
-  $("sol-prev").disabled = sol.index === 0;
-  $("sol-next").disabled = !next;
-  $("sol-all").disabled = !next;
-  document.body.classList.toggle("replaying", true);
+  const vw = app.viewer;
+  bar.hidden = !vw;
+  if (!vw) return;
+  const { moves, score } = vw.sol;
+  const total = moves.length;
+  const i = vw.index;
+  bar.dataset.index = String(i);
+  bar.dataset.total = String(total);
+  let text;
+  if (i === 0) text = t("Best line: the deal as it was dealt; {total} moves to score {score}.", { total, score });
+  else if (i >= total) text = t("Best line: all {total} moves played: score {score}.", { total, score });
+  else text = t("Best line: move {n} of {total}: {move}", { n: i, total, move: moves[i - 1] });
+  $("solution-step").textContent = text;
+  $("sol-prev").disabled = i === 0;
+  $("sol-next").disabled = i >= total;
+  $("sol-all").textContent = vw.running ? t("Pause") : t("Play");
+  $("sol-all").setAttribute("aria-pressed", vw.running ? "true" : "false");
 }
 
-function stopSolution() {
-  if (!app.solution) return;
-  app.solution.running = false;
-  app.solution = null;
-  $("solution-bar").hidden = true;
-  document.body.classList.remove("replaying");
+// Show position index of the line (a step of one move flies the cards).
+async function showPosition(index) {
+  const vw = app.viewer;
+  if (!vw) return;
+  const target = Math.max(0, Math.min(vw.sol.positions.length - 1, index));
+  if (target === vw.index) return;
+  const from = vw.index;
+  const old = view();
+  const before = captureRects();
+  vw.index = target;
+  render();
+  renderViewer();
+  if (target > 0 && (!vw.running || target === vw.sol.moves.length)) {
+    const move = vw.sol.moves[target - 1];
+    say(t("Move {n} of {total}: {move}", { n: target, total: vw.sol.moves.length, move }));
+  }
+  if (Math.abs(target - from) === 1) {
+    const after = captureRects();
+    await runFlights(planFlights(old, view(), before, after), null);
+  }
 }
 
-function solutionStep() {
-  return enqueue(async () => {
-    const sol = app.solution;
-    if (!sol || sol.index >= sol.moves.length) return false;
-    const ok = await sendMove(sol.moves[sol.index], { solution: true, quiet: true });
-    if (ok && app.solution === sol) {
-      sol.index += 1;
-      renderSolution();
-    }
-    return ok;
-  });
+function viewerStep(delta) {
+  return enqueue(() => (app.viewer ? showPosition(app.viewer.index + delta) : null));
 }
 
-function solutionBack() {
-  enqueue(async () => {
-    const sol = app.solution;
-    if (!sol || sol.index === 0) return;
-    const next = await api("POST", "/api/undo");
-    sol.index -= 1;
-    await applyState(next, { quiet: true });
-    renderSolution();
-  });
-}
-
-async function solutionAll() {
-  const sol = app.solution;
-  if (!sol) return;
-  sol.running = true;
-  while (app.solution === sol && sol.running && sol.index < sol.moves.length) {
-    await solutionStep();
+async function viewerPlay() {
+  const vw = app.viewer;
+  if (!vw) return;
+  if (vw.running) {
+    vw.running = false;
+    renderViewer();
+    return;
+  }
+  if (vw.index >= vw.sol.moves.length) await enqueue(() => showPosition(0));
+  vw.running = true;
+  renderViewer();
+  while (app.viewer === vw && vw.running && vw.index < vw.sol.moves.length) {
+    await enqueue(() => (app.viewer === vw ? showPosition(vw.index + 1) : null));
     await wait(Math.max(30, 160 * speed()));
   }
-  if (app.solution === sol && sol.index >= sol.moves.length) {
-    app.solution = null;
-    renderSolution();
-    document.body.classList.remove("replaying");
-    await enqueue(afterMove);
-  }
+  vw.running = false;
+  if (app.viewer === vw) renderViewer();
+}
+
+// Closed by the player: the board shows their own game again.
+function leaveViewer() {
+  closeViewer();
+  say(t("Back to your game."));
+  const result = $("btn-result");
+  if (!result.hidden) result.focus();
+}
+
+function closeViewer() {
+  const vw = app.viewer;
+  if (!vw) return;
+  vw.running = false;
+  app.viewer = null;
+  $("solution-bar").hidden = true;
+  document.body.classList.remove("replaying");
+  render();
 }
 
 // ----------------------------------------------------------------- dialogs
@@ -906,11 +980,16 @@ function confirmThen(title, text, action) {
   openDialog("dlg-confirm");
 }
 
+function ended() {
+  const v = app.state ? app.state.view : null;
+  return Boolean(v && (v.over || v.won || v.given_up));
+}
+
 function buildMenu() {
   const items = [
     [t("New game or deal number…"), () => openNew()],
     [t("Restart this deal"), () => restartAsk()],
-    [t("Give up"), () => giveUpAsk()],
+    ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUpAsk()],
     [t("Rules"), () => openRules()],
     [t("Statistics"), () => openStats()],
     [t("Settings"), () => openSettings()],
@@ -1224,6 +1303,7 @@ function onClick(event) {
     app.suppressClick = false;
     return;
   }
+  if (app.viewer) return; // the best line is only watched
   const place = placeOf(event.target);
   if (place === null) return;
   onPlaceActivate(place, false);
@@ -1231,7 +1311,7 @@ function onClick(event) {
 
 // drag and drop with pointer events (mouse, pen and touch)
 function onPointerDown(event) {
-  if (event.button !== 0 || app.drag) return;
+  if (event.button !== 0 || app.drag || app.viewer) return;
   const place = placeOf(event.target);
   if (place === null || place === "stock" || !selectable(place)) return;
   const source = place === "talon" ? $("talon").querySelector(".fan.top") : cellEls[place].querySelector("img");
@@ -1340,6 +1420,14 @@ function onKeyDown(event) {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const place = placeOf(event.target);
   const key = event.key;
+  if (app.viewer) {
+    // watching the best line: no key plays; Esc closes, the arrows step
+    if (key === "Escape") { event.preventDefault(); leaveViewer(); }
+    else if (key.startsWith("Arrow") && place !== null) { event.preventDefault(); placeEl(neighbour(place, key)).focus(); }
+    else if (key === "ArrowRight") { event.preventDefault(); viewerStep(1); }
+    else if (key === "ArrowLeft") { event.preventDefault(); viewerStep(-1); }
+    return;
+  }
   if (key.startsWith("Arrow") && place !== null) {
     event.preventDefault();
     placeEl(neighbour(place, key)).focus();
@@ -1355,7 +1443,6 @@ function onKeyDown(event) {
       select(null);
       say(t("Put back."));
     }
-    if (app.solution) stopSolution();
     return;
   }
   if (event.target && event.target.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
@@ -1380,13 +1467,14 @@ function wire() {
     undo: () => undo(),
     redo: () => redo(),
     hint: () => hint(),
+    result: () => openEnd(),
     new: () => openNew(),
     restart: () => restartAsk(),
     rules: () => openRules(),
     stats: () => openStats(),
     settings: () => openSettings(),
     help: () => openDialog("dlg-help"),
-    menu: () => openDialog("dlg-menu"),
+    menu: () => { buildMenu(); openDialog("dlg-menu"); },
   };
   for (const b of document.querySelectorAll("#toolbar button")) {
     b.addEventListener("click", () => actions[b.dataset.action]());
@@ -1409,10 +1497,10 @@ function wire() {
   });
   $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}); });
   $("end-best-line").addEventListener("click", () => showSolution());
-  $("sol-next").addEventListener("click", () => solutionStep());
-  $("sol-prev").addEventListener("click", () => solutionBack());
-  $("sol-all").addEventListener("click", () => solutionAll());
-  $("sol-stop").addEventListener("click", () => stopSolution());
+  $("sol-next").addEventListener("click", () => viewerStep(1));
+  $("sol-prev").addEventListener("click", () => viewerStep(-1));
+  $("sol-all").addEventListener("click", () => viewerPlay());
+  $("sol-stop").addEventListener("click", () => leaveViewer());
   window.setInterval(() => { if (app.clock.running) renderClock(); }, 1000);
 }
 
