@@ -410,6 +410,8 @@ class Game:
                 )
             return None
         if k == _SWAP:
+            if move.src == move.dst:
+                return err("move-same-cell", "a swap needs two different cells", text=text)
             if not grid[move.src] and not grid[move.dst]:
                 return err("swap-both-empty", "both cells are empty", a=CELL_NAMES[move.src],
                            b=CELL_NAMES[move.dst])
@@ -865,7 +867,7 @@ class Game:
                 tags[m.group(1)] = _unescape(m.group(2))
             elif line:
                 body_lines.append(line)
-        body = _COMMENT_RE.sub(" ", " ".join(body_lines))
+        body = _COMMENT_RE.sub(" ", "\n".join(body_lines))  # a ';' comment ends at its line
         tokens = [t for t in split_move_text(body) if t != "*"]
         rules = tags.get("Rules", "classic")
         try:
