@@ -490,23 +490,29 @@ def _schema_version() -> str:
 
 
 def _deck_problem(params: Mapping[str, Any], cat: gettext.NullTranslations) -> str:
+    """``95 cards, expected 96; 8H appears 3 times, KD appears once`` (translated)."""
     parts: list[str] = []
     count = params.get("count")
     if isinstance(count, int) and count != 96:
         parts.append(cat.ngettext(
-            "the deck has {n} card instead of 96",
-            "the deck has {n} cards instead of 96",
+            "{n} card, expected 96",
+            "{n} cards, expected 96",
             count,
         ).format(n=count))
     wrong = params.get("wrong")
+    cards: list[str] = []
     if isinstance(wrong, Mapping):
-        for card, n in list(wrong.items())[:8]:
+        for card, n in wrong.items():
             if n == 0:
-                parts.append(cat.gettext("{card} is missing").format(card=card))
+                cards.append(cat.gettext("{card} is missing").format(card=card))
+            elif n == 1:
+                cards.append(cat.gettext("{card} appears once").format(card=card))
             else:
-                parts.append(cat.ngettext(
+                cards.append(cat.ngettext(
                     "{card} appears {n} time", "{card} appears {n} times", int(n)
                 ).format(card=card, n=n))
+    if cards:
+        parts.append(", ".join(cards))
     if not parts:
         return cat.gettext(ERROR_MESSAGES["deck-wrong-cards"])
     return "; ".join(parts)
