@@ -229,6 +229,24 @@ def catalog_strings(language: str) -> dict[str, str]:
     return {k: v for k, v in raw.items() if isinstance(k, str) and k and v}
 
 
+PLURAL_RULES: Final[dict[str, str]] = {
+    "en": "n!=1", "fr": "n>1", "da": "n!=1", "es": "n!=1", "hu": "n!=1",
+}
+"""Each language's plural rule, as the web page applies it (the catalogs' Plural-Forms)."""
+
+
+def catalog_plurals(language: str) -> dict[str, list[str]]:
+    """Every plural entry of the catalog: singular source string -> translated forms."""
+    cat = translations(language)
+    raw: Mapping[Any, str] = getattr(cat, "_catalog", {})
+    forms: dict[str, dict[int, str]] = {}
+    for key, value in raw.items():
+        if isinstance(key, tuple) and len(key) == 2 and value:
+            msgid, index = key
+            forms.setdefault(str(msgid), {})[int(index)] = value
+    return {k: [v[i] for i in sorted(v)] for k, v in forms.items()}
+
+
 def set_language(language: str | None) -> str:
     """Switch the process language (None: from the environment); returns it.
 

@@ -80,3 +80,45 @@ def replay_score(game: Game, result: SolveResult) -> int:
     for move in result.moves:
         g.play(move)
     return g.score
+
+
+def split_position(seed: int, outside: int, rules: str) -> Game:
+    """A random position whose piles are cut anywhere, so that many piles can be emptied.
+
+    ``outside`` random cards go to stock and talon; the rest of each suit
+    sequence is cut into runs, at least as few as fit and then split at random
+    while cells are free (up to 24 piles; a cell may stay empty).
+    """
+    rng = random.Random(seed)
+    while True:
+        deck = [c for c in range(N_CARDS) for _ in range(2)]
+        rng.shuffle(deck)
+        out, inside = deck[:outside], deck[outside:]
+        left = sorted(inside)
+        piles: list[list[int]] = []
+        while left:
+            pile = [left.pop(rng.randrange(len(left)))]
+            while pile[0] % 12 >= 3 and pile[0] - 3 in left:
+                left.remove(pile[0] - 3)
+                pile.insert(0, pile[0] - 3)
+            while NEXT[pile[-1]] >= 0 and NEXT[pile[-1]] in left:
+                left.remove(NEXT[pile[-1]])
+                pile.append(NEXT[pile[-1]])
+            piles.append(pile)
+        if len(piles) <= 24:
+            break
+    while len(piles) < 24 and rng.random() < 0.9:
+        long = [p for p in piles if len(p) > 1]
+        if not long:
+            break
+        pile = rng.choice(long)
+        cut = rng.randrange(1, len(pile))
+        piles.append(pile[cut:])
+        del pile[cut:]
+    piles += [[] for _ in range(24 - len(piles))]
+    rng.shuffle(piles)
+    cut = rng.randint(0, len(out))
+    talon, stock = out[:cut], out[cut:]
+    rows = [",".join(format_cards(p) or "-" for p in piles[r:r + 8]) for r in range(0, 24, 8)]
+    text = f"{'/'.join(rows)} {format_cards(stock) or '-'} {format_cards(talon) or '-'} 0 0 {rules}"
+    return Game.from_position(text)

@@ -16,9 +16,9 @@ from textual.widgets import Static
 from devilsgrip.cards import SUIT_OF, make_card
 from devilsgrip.game import Game, Rating
 from devilsgrip.i18n import rating_label, set_language, translate_error, translations
-from devilsgrip.notation import DEAL, talon_build
+from devilsgrip.notation import DEAL, Move, talon_build
 from devilsgrip.session import PlaySession
-from devilsgrip.solver import play_game, solve
+from devilsgrip.solver import play_game
 from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
@@ -63,12 +63,19 @@ def test_snapshot_main_screen(store: Store, screen_text: ScreenText, snapshot: S
 def test_snapshot_game_over_screen_after_a_win(store: Store, screen_text: ScreenText,
                                                snapshot: Snapshot,
                                                path_keys: PathKeys) -> None:
-    result = solve(Game(2), time_limit=10.0)
-    assert result.score == 0
-    *before, last = result.moves
-    game = Game(2)
-    game.play_all(before)
-    position = game.position()
+    # A fixed position one move from the win (independent of the solver's line):
+    # 24 complete piles in a mixed order, the last king still on the talon.
+    piles = [
+        [f"{r}{s}" for r in ranks]
+        for _copy in range(2)
+        for s in "SHDC"
+        for ranks in (("2", "5", "8", "J"), ("3", "6", "9", "Q"), ("4", "7", "T", "K"))
+    ]
+    piles = piles[5:] + piles[:5]
+    talon = piles[23].pop()
+    rows = ["/".join(",".join("".join(p) for p in piles[r * 8:(r + 1) * 8]) for r in range(3))]
+    position = f"{rows[0]} - {talon} 0 0 classic"
+    last = Move.from_text("t-h3")
 
     async def scenario() -> None:
         app = make_app(store, number=9)

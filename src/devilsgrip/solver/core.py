@@ -50,6 +50,7 @@ from devilsgrip.notation import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Move
 _B_SHIFT: Final = 96
 _M01: Final = int("01" * 48, 2)
 _NONBASE: Final = sum(1 << (2 * c) for c in range(N_CARDS) if LEVEL_OF[c] >= 1)
+_NONBASE_BOTH: Final = _NONBASE * 3
 _FIELD: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(N_CARDS))
 _BFIELD: Final[tuple[int, ...]] = tuple(1 << (_B_SHIFT + 2 * c) for c in range(N_CARDS))
 _BIT_CARD: Final[dict[int, int]] = {1 << (2 * c): c for c in range(N_CARDS)}
@@ -109,6 +110,11 @@ def _nonzero(x: int) -> int:
     return (x | (x >> 1)) & _M01
 
 
+def _count(x: int) -> int:
+    """The sum of the 2-bit counters of ``x``."""
+    return (x & _M01).bit_count() + 2 * ((x >> 1) & _M01).bit_count()
+
+
 class Search:
     """One clairvoyant search from a game's current position (the game is not changed)."""
 
@@ -131,6 +137,8 @@ class Search:
         self.run_mode = rules.move_unit == "run"
         self.seq: list[int] = [*game.talon, *reversed(game.stock)]
         self.orig: list[int] = list(range(len(self.seq)))
+        self.seqcount = sum(_FIELD[c] for c in self.seq)
+        """The multiset of ``seq`` in 2-bit counters (bits ``2c``), kept up to date."""
         self.p0 = len(game.talon)
         self.r0 = game.redeals_done
         self.grid0: Any
@@ -178,34 +186,138 @@ class Search:
         return out
 
     # --------------------------------------------------------------- bounds
-    def lower_bound(self, g: Any) -> int:
-        """Cards of ``seq`` that can provably never enter (so a lower bound on the score).
+    def lower_bound(self, g: Any, p: int | None = None, r: int | None = None) -> int:
+        """Cards of ``seq`` that provably never enter: a lower bound on the final score.
 
-        When no emptying build can ever happen, a card enters only by a talon
-        build, which needs its predecessor on top: a card can become a top only
-        if it is one or its predecessor can become one.
+        ``p`` is the cut and ``r`` the redeals done (the root's when omitted).
+        The argument, for any rules (a ``card``-mode game can make only moves a
+        ``run``-mode game can, so one relaxation serves both):
+
+        * Tops change only when a card enters (module documentation), so a
+          value can ever be a top only if it is one now or a card of ``seq``
+          of that value enters.  ``reach`` is a least fixpoint over-approximating
+          those values: a non-base card enters by a talon build only when its
+          predecessor is in ``reach``; once any emptying build is possible
+          (a *live* cell: a non-base bottom whose predecessor is in ``reach``)
+          any card might fill a space, so all of ``seq`` joins ``reach``.
+        * A cell's bottom changes only when the cell is emptied and filled, and
+          a cell is emptied only while its bottom is live.  A card that is a
+          base, or whose predecessor is not in ``reach`` (a *fill-only* card),
+          enters only by filling a space, and then is a bottom that never
+          leaves: its cell is dead for good.  So at most ``live`` fill-only
+          cards enter, ``live`` the live cells now (none when no card can ever
+          fill a space): the score is at least ``fill-only - live``.
+        * With no redeal left the talon only loses cards from its top.  A card
+          can come off the talon by a talon build only if its predecessor is a
+          top now or can enter before it, so not when every copy of the
+          predecessor outside the grid lies under it in the talon.  Such a
+          card, and any fill-only card, can come off only by filling a space
+          from the talon: never when spaces are not filled from the talon or
+          no cell is live, and then it and everything under it stay out.
+          Otherwise the fill-only cards under the ``live`` topmost fill-only
+          talon cards stay out, with everything under them.
         """
         seq = self.seq
-        if not seq:
+        n = len(seq)
+        if not n:
             return 0
+        if p is None:
+            p = self.p0
+        if r is None:
+            r = self.r0
         if self.run_mode:
             tops = _nonzero(g & _T_MASK)
-            bottoms = _nonzero(g >> _B_SHIFT) & _NONBASE
-            # tops that may ever exist: closure through talon builds
+            bcount = (g >> _B_SHIFT) & _NONBASE_BOTH
+        else:
+            tops = 0
+            bcount = 0
+            for pile in g:
+                tops |= _FIELD[pile % N_CARDS]
+                b = pile // N_CARDS
+                if LEVEL_OF[b]:
+                    bcount += _FIELD[b]
+        seqcount = self.seqcount
+        fixed = not self.unlimited and r >= (self.redeals_max or 0)
+        if not fixed or not p:
+            pending = _nonzero(seqcount)
+            # could a space ever be filled?
+            fill_source = p < n or (p > 0 and (self.fill_talon or self._redeal_left(r)))
             reach = tops
-            pending = 0
-            for c in seq:
-                pending |= _FIELD[c]
+            live = 0
             while True:
                 grow = pending & (reach << 6) & _NONBASE
-                if not grow:
+                if grow:
+                    reach |= grow
+                    pending &= ~grow
+                    continue
+                if not fill_source:
                     break
+                live = _count(bcount & ((reach << 6) * 3))
+                if not live or not pending:
+                    break
+                reach |= pending  # any card of seq may fill a space
+                pending = 0
+            ok = (reach << 6) & _NONBASE  # cards whose predecessor may be a top
+            return max(0, _count(seqcount & ~(ok * 3)) - live)
+        # no redeal left: the talon is a stack, entered only from its top
+        stock_pending = 0
+        for c in seq[p:]:
+            stock_pending |= _FIELD[c]
+        above = stock_pending
+        fill_talon = self.fill_talon
+        reach = tops
+        live = 0
+        fills = False  # may a space be filled?
+        i = p - 1  # the topmost talon card the scan has not let in
+        while True:
+            changed = False
+            grow = stock_pending & (reach << 6) & _NONBASE
+            if grow:
                 reach |= grow
-                pending &= ~grow
-            if bottoms & (reach << 6):
-                return 0  # an emptying build may happen: every card may fill
-            return sum(1 for c in seq if PREV[c] < 0 or not (reach >> (2 * PREV[c])) & 1)
-        return 0
+                stock_pending &= ~grow
+                changed = True
+            while i >= 0:
+                bit = _FIELD[seq[i]]
+                if not (fills and fill_talon) and not ((reach << 6) & _NONBASE & bit):
+                    break
+                reach |= bit
+                i -= 1
+                changed = True
+            if not fills and (p < n or fill_talon):
+                live = _count(bcount & ((reach << 6) * 3))
+                if live:
+                    fills = True
+                    reach |= stock_pending  # a stock card may fill a space
+                    stock_pending = 0
+                    changed = True
+            if not changed:
+                break
+        if fills:
+            live = _count(bcount & ((reach << 6) * 3))
+        ok = (reach << 6) & _NONBASE  # cards whose predecessor may be a top
+        # the talon under ``i`` never comes in; under the (live + 1)-th fill-only
+        # talon card from the top neither, nor under a card that needs a fill
+        # when no fill from the talon can happen
+        cut = i
+        chains = live if fill_talon else 0
+        uses = 0
+        for j in range(p - 1, cut, -1):
+            c = seq[j]
+            bit = _FIELD[c]
+            if not (ok & bit):
+                uses += 1
+                if uses > chains:
+                    cut = j
+                    break
+            elif not chains and not ((tops | above) & (bit >> 6)):
+                cut = j
+                break
+            above |= bit
+        dead = sum(1 for c in seq[cut + 1:] if not (ok >> (2 * c)) & 1)
+        return cut + 1 + max(0, dead - live)
+
+    def _redeal_left(self, r: int) -> bool:
+        return self.unlimited or r < (self.redeals_max or 0)
 
     # --------------------------------------------------------------- search
     def run(self) -> SolveResult:
@@ -217,7 +329,7 @@ class Search:
         n = len(self.seq)
         self.best = n
         self.best_path = []
-        self.floor = self.lower_bound(self.grid0)
+        self.floor = self.lower_bound(self.grid0, self.p0, self.r0)
         proven = True
         try:
             if self.best > self.floor and self.rollouts:
@@ -273,7 +385,9 @@ class Search:
                     break
                 pick = 0 if (i == 0 or rng.random() < 0.75) else rng.randrange(len(moves))
                 mv, g, p, r, idx = moves[pick]
-                self._applied.append((idx, self.seq.pop(idx), self.orig.pop(idx)))
+                card = self.seq.pop(idx)
+                self.seqcount -= _FIELD[card]
+                self._applied.append((idx, card, self.orig.pop(idx)))
                 self.path.append(mv)
                 steps += 1
             while self.path:
@@ -287,6 +401,7 @@ class Search:
         i, card, orig = info
         if i >= 0:
             self.seq.insert(i, card)
+            self.seqcount += _FIELD[card]
             self.orig.insert(i, orig)
 
     def _key(self, g: Any, p: int, r: int, mask: int) -> Any:
@@ -320,7 +435,7 @@ class Search:
             return known
         if not self.run_mode and key in self.onpath:
             return self.best
-        lb = self.lower_bound(g)
+        lb = self.lower_bound(g, p, r)
         if lb >= self.best:
             self._store(key, lb)
             return lb
@@ -333,6 +448,7 @@ class Search:
         for mv, g2, p2, r2, i in moves:
             if i >= 0:
                 card = seq.pop(i)
+                self.seqcount -= _FIELD[card]
                 o = orig.pop(i)
                 applied.append((i, card, o))
                 mask2 = mask | (1 << o)

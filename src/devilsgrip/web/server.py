@@ -389,7 +389,7 @@ def _describe_move(move: Move, info: tuple[Any, ...], game: Game, tr: Tr) -> str
         turned = info[0]
         cards = ", ".join(tr.card(c) for c in game.talon[len(game.talon) - turned:][::-1])
         return tr.ngettext(
-            N_("Dealt {n} card: {cards}."), N_("Dealt {n} cards: {cards}."), turned
+            "Dealt {n} card: {cards}.", "Dealt {n} cards: {cards}.", turned
         ).format(n=turned, cards=cards)
     if k == MoveKind.REDEAL:
         return tr.gettext(N_("The talon is turned over: it is the stock again."))
@@ -403,10 +403,9 @@ def _describe_move(move: Move, info: tuple[Any, ...], game: Game, tr: Tr) -> str
         )
     lowest, count, emptied = info
     parts = [
-        tr.ngettext(
-            N_("{card} from {source} onto {target}."),
-            N_("{card} and {more} more from {source} onto {target}."),
-            count,
+        tr.gettext(
+            N_("{card} from {source} onto {target}.") if count == 1
+            else N_("{card} and {more} more from {source} onto {target}.")
         ).format(card=tr.card(lowest), more=count - 1, source=CELL_NAMES[move.src],
                  target=CELL_NAMES[move.dst])
     ]
@@ -893,6 +892,8 @@ async def get_i18n(request: Request, tr: Tr) -> Response:
     return JSONResponse({
         "lang": lang,
         "strings": i18n.catalog_strings(lang),
+        "plurals": i18n.catalog_plurals(lang),
+        "plural_rule": i18n.PLURAL_RULES.get(lang, "n!=1"),
         "languages": list(i18n.LANGUAGES),
         "names": dict(i18n.LANGUAGE_NAMES),
         "cards": {code: i18n.card_label(c, lang) for c, code in enumerate(CARD_CODES)},

@@ -26,6 +26,8 @@ const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------ translations
 let strings = {};
+let plurals = {};
+let pluralRule = "n!=1";
 let cardLabels = null;
 let languages = ["en", "fr", "da", "es", "hu"];
 
@@ -35,6 +37,17 @@ function t(key, params) {
     text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
   }
   return text;
+}
+
+// Plural forms: tn("{count} card", "{count} cards", n, params). The server sends each
+// plural entry's forms and the language's rule ("n!=1" or "n>1"); English falls back
+// to the two forms written here.
+function tn(singular, plural, n, params) {
+  const forms = Object.prototype.hasOwnProperty.call(plurals, singular) ? plurals[singular] : null;
+  const index = pluralRule === "n>1" ? (n > 1 ? 1 : 0) : (n !== 1 ? 1 : 0);
+  let text = forms && forms[index] !== undefined ? forms[index] : (index === 0 ? singular : plural);
+  const values = Object.assign({ n }, params || {});
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
 function rankName(code) {
@@ -350,7 +363,7 @@ function render() {
   stock.classList.toggle("can-redeal", legal().includes("r"));
   $("stock-img").src = v.stock ? cardUrl("back") : cardUrl(null);
   $("stock-count").textContent = String(v.stock);
-  if (v.stock) stock.setAttribute("aria-label", t("Stock: {count} cards. Press Enter to deal.", { count: v.stock }));
+  if (v.stock) stock.setAttribute("aria-label", tn("Stock: {count} card. Press Enter to deal.", "Stock: {count} cards. Press Enter to deal.", v.stock, { count: v.stock }));
   else if (legal().includes("r")) stock.setAttribute("aria-label", t("Stock: empty. Press Enter to redeal."));
   else stock.setAttribute("aria-label", t("Stock: empty"));
   // talon
@@ -368,7 +381,7 @@ function render() {
   });
   $("talon-count").textContent = String(v.talon.length);
   talon.setAttribute("aria-label", v.talon.length
-    ? t("Talon: {card}, {count} cards", { card: cardName(v.talon[v.talon.length - 1]), count: v.talon.length })
+    ? tn("Talon: {card}, {count} card", "Talon: {card}, {count} cards", v.talon.length, { card: cardName(v.talon[v.talon.length - 1]), count: v.talon.length })
     : t("Talon: empty"));
   talon.classList.toggle("empty", v.talon.length === 0);
   // grid
@@ -426,7 +439,7 @@ function select(place) {
       : cardName(view().grid[place][view().grid[place].length - 1]);
     const count = targetsFrom(place).length;
     say(count
-      ? t("Picked up the {card}. It can go to {count} places.", { card: what, count })
+      ? tn("Picked up the {card}. It can go to {count} place.", "Picked up the {card}. It can go to {count} places.", count, { card: what, count })
       : t("Picked up the {card}.", { card: what }));
   }
 }
@@ -870,7 +883,7 @@ function openViewer(sol) {
   document.body.classList.add("replaying");
   render();
   renderViewer();
-  say(t("The best line from the start of the deal, {total} moves. Your game is not changed.", { total: sol.moves.length }));
+  say(tn("The best line from the start of the deal, {total} move. Your game is not changed.", "The best line from the start of the deal, {total} moves. Your game is not changed.", sol.moves.length, { total: sol.moves.length }));
   $("sol-next").focus();
 }
 
@@ -885,8 +898,8 @@ function renderViewer() {
   bar.dataset.index = String(i);
   bar.dataset.total = String(total);
   let text;
-  if (i === 0) text = t("Best line: the deal as it was dealt; {total} moves to score {score}.", { total, score });
-  else if (i >= total) text = t("Best line: all {total} moves played: score {score}.", { total, score });
+  if (i === 0) text = tn("Best line: the deal as it was dealt; {total} move to score {score}.", "Best line: the deal as it was dealt; {total} moves to score {score}.", total, { total, score });
+  else if (i >= total) text = tn("Best line: the {total} move played: score {score}.", "Best line: all {total} moves played: score {score}.", total, { total, score });
   else text = t("Best line: move {n} of {total}: {move}", { n: i, total, move: moves[i - 1] });
   $("solution-step").textContent = text;
   $("sol-prev").disabled = i === 0;
@@ -1521,6 +1534,8 @@ async function loadStrings() {
   try {
     const data = await api("GET", "/api/i18n");
     strings = data.strings || {};
+    plurals = data.plurals || {};
+    pluralRule = data.plural_rule || "n!=1";
     cardLabels = data.cards || null;
     if (Array.isArray(data.languages) && data.languages.length) {
       languages = data.languages.map((l) => (typeof l === "string" ? l : l.code));
@@ -1529,6 +1544,7 @@ async function loadStrings() {
     if (data.lang) app.settings.lang = data.lang;
   } catch {
     strings = {};
+    plurals = {};
   }
 }
 

@@ -1,0 +1,149 @@
+"""``devilsgrip analyze`` end to end: options, summary output, a real Ctrl-C and resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from devilsgrip.analysis import open_results, run_analysis, summarize, summary_to_json
+from devilsgrip.cli import main
+
+FAST = ["--time-limit", "0", "--max-nodes", "3000", "--no-progress"]
+
+
+def rows_of(path: Path) -> list[tuple[object, ...]]:
+    store = open_results(path, create=False)
+    try:
+        return [r.without_timing() for r in store.read()]
+    finally:
+        store.close()
+
+
+def test_run_then_summary_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, js = tmp_path / "r.sqlite", tmp_path / "s.json"
+    status = main(["analyze", "--games", "1-6", "--jobs", "1", "--out", str(out), *FAST,
+                   "--summary-json", str(js), "--terminal-plot", "--plots", str(tmp_path / "p")])
+    assert status == 0
+    captured = capsys.readouterr()
+    assert "classic" in captured.out and "clairvoyant" in captured.out
+    assert "Scores: classic, clairvoyant (6 deals)" in captured.out
+    store = open_results(out, create=False)
+    rows = store.read()
+    store.close()
+    assert [r.game for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert all(r.max_nodes == 3000 and r.time_limit is None for r in rows)
+    assert json.loads(js.read_text()) == json.loads(json.dumps(summary_to_json(summarize(rows))))
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
+        "score-histogram.png", "score-histogram.svg", "win-rate.png", "win-rate.svg"]
+
+    # summarising again without running gives the same JSON
+    js2 = tmp_path / "s2.json"
+    assert main(["analyze", "--summary-only", "--out", str(out), "--summary-json", str(js2)]) == 0
+    assert json.loads(js2.read_text()) == json.loads(js.read_text())
+
+    # a second run over a wider range only does the new deals
+    assert main(["analyze", "--games", "1-8", "--jobs", "1", "--out", str(out), *FAST]) == 0
+    assert "6 deals already in" in capsys.readouterr().err
+    assert [row[0] for row in rows_of(out)] == list(range(1, 9))
+
+
+@pytest.mark.parametrize("argv", [
+    ["--summary-only", "--out", "{tmp}/missing.sqlite"],
+    ["--out", "{tmp}/x.sqlite"],                                   # no --games
+    ["--games", "5-1", "--out", "{tmp}/x.sqlite"],
+    ["--games", "1-3", "--jobs", "0", "--out", "{tmp}/x.sqlite"],
+    ["--games", "1-3", "--time-limit", "0", "--out", "{tmp}/x.sqlite"],  # never stops
+    ["--games", "1-3", "--scheduler", "tcp://127.0.0.1:9", "--out", "{tmp}/x.sqlite"],
+    ["--games", "1-3", "--player", "lucky"],
+    ["--games", "1-3", "--rules", "classic,draw=0"],
+])
+def test_bad_input_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(["analyze", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err and len(err.splitlines()) == 1
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def _count(path: Path) -> int:
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(path, timeout=1) as db:
+            return int(db.execute("SELECT count(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path: Path, how: str) -> None:
+    games, nodes = "1-16", "60000"
+    out = tmp_path / "int.sqlite"
+    argv = [sys.executable, "-m", "devilsgrip", "analyze", "--games", games, "--jobs", "2",
+            "--chunk-size", "1", "--time-limit", "0", "--max-nodes", nodes, "--no-progress",
+            "--out", str(out)]
+    # its own process group, so the signal reaches every process as Ctrl-C would
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "LANGUAGE": "en"}, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while _count(out) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)  # the whole group, as a terminal does
+    else:
+        proc.terminate()  # SIGTERM to the main process only, as kill does
+    _stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "Stopped" in stderr and "Traceback" not in stderr
+    kept = _count(out)
+    assert 2 <= kept < 16
+
+    resumed = subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "LANGUAGE": "en"})
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{kept} deals already in" in resumed.stderr
+
+    straight = tmp_path / "straight.sqlite"
+    run_analysis(straight, range(1, 17), rules="classic", player="clairvoyant",
+                 time_limit=None, max_nodes=int(nodes), jobs=1)
+    assert rows_of(out) == rows_of(straight)
+
+
+@pytest.mark.slow
+def test_cli_dask_backend_with_its_own_local_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    a, b = tmp_path / "local.sqlite", tmp_path / "dask.sqlite"
+    assert main(["analyze", "--games", "1-6", "--jobs", "1", "--out", str(a), *FAST]) == 0
+    assert main(["analyze", "--games", "1-6", "--jobs", "2", "--backend", "dask",
+                 "--out", str(b), *FAST]) == 0
+    assert rows_of(a) == rows_of(b)
+
+
+def test_summary_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = tmp_path / "a.sqlite", tmp_path / "b.parquet"
+    run_analysis(a, [1, 2], rules="classic", player="clairvoyant", time_limit=None,
+                 max_nodes=1000, jobs=1)
+    run_analysis(b, [1, 2, 3], rules="single-pass", player="clairvoyant", time_limit=None,
+                 max_nodes=1000, jobs=1)
+    md = tmp_path / "s.md"
+    assert main(["analyze", "--summary-only", "--out", str(a), str(b),
+                 "--summary-markdown", str(md)]) == 0
+    table = md.read_text().splitlines()
+    assert len(table) == 4
+    assert table[2].startswith("| `classic` | clairvoyant | 2 |")
+    assert table[3].startswith("| `single-pass` | clairvoyant | 3 |")
+    # a run writes one file only
+    assert main(["analyze", "--games", "1", "--out", str(a), str(b), *FAST]) == 2
+    assert "one --out" in capsys.readouterr().err

@@ -1,0 +1,140 @@
+"""The solver's lower bound: never above the true optimum, exact where it must be."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import brute_force, late_position, replay_score, split_position
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_solver import RULES
+
+from devilsgrip.game import Game
+from devilsgrip.solver import solve
+from devilsgrip.solver.core import Search
+
+
+def root_bound(game: Game) -> int:
+    search = Search(game)
+    return search.lower_bound(search.grid0, search.p0, search.r0)
+
+
+def walked_position(seed: int, outside: int, rules: str, steps: int, split: bool = False) -> Game:
+    """A late position after ``steps`` random legal moves (deals, redeals and builds).
+
+    The walk reaches what the bare late positions rarely show: an empty stock,
+    redeals used up, spaces left empty, talons of every length.  ``split``
+    starts from piles cut anywhere (many piles that can be emptied).
+    """
+    game = (split_position if split else late_position)(seed, outside, rules)
+    rng = random.Random(seed * 31 + steps)
+    for _ in range(steps):
+        moves = game.generate_moves()
+        if not moves:
+            break
+        game.push(rng.choice(moves))
+    return Game.from_position(game.position())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 9),
+    steps=st.integers(0, 12),
+    rules=st.sampled_from(RULES),
+    split=st.booleans(),
+)
+def test_bound_never_exceeds_the_optimum(
+    seed: int, outside: int, steps: int, rules: str, split: bool
+) -> None:
+    game = walked_position(seed, outside, rules, steps, split)
+    try:
+        best = brute_force(game, limit=100_000)
+    except RuntimeError:
+        return
+    assert root_bound(game) <= best, game.position()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 8),
+    steps=st.integers(0, 12),
+    rules=st.sampled_from(RULES),
+    split=st.booleans(),
+)
+def test_proven_results_match_exhaustive_search_after_random_moves(
+    seed: int, outside: int, steps: int, rules: str, split: bool
+) -> None:
+    """The cross-check of every pruning rule on positions the walk reaches."""
+    game = walked_position(seed, outside, rules, steps, split)
+    try:
+        expected = brute_force(game, limit=100_000)
+    except RuntimeError:
+        return
+    result = solve(game, time_limit=20)
+    assert result.proven
+    assert result.score == expected, game.position()
+    assert replay_score(game, result) == expected
+
+
+@pytest.mark.parametrize("rules", ["single-pass", "literal", "single-pass,redeals=1"])
+def test_bound_is_exact_when_the_talon_is_stuck(rules: str) -> None:
+    # every talon card's predecessor is covered or under it: nothing can come in
+    found = 0
+    for seed in range(400):
+        game = walked_position(seed, 3 + seed % 7, rules, 4 + seed % 9)
+        if game.stock or not game.talon or game.redeals_left or not game.is_over():
+            continue
+        found += 1
+        assert root_bound(game) == game.score == brute_force(game), game.position()
+    assert found >= 5
+
+
+def test_bound_sees_a_base_that_needs_its_own_pile() -> None:
+    # the 2 of spades can only come in by filling a space; the only pile that
+    # could be emptied is the 5 of spades, and it needs the 2 of spades on top
+    text = (
+        "5S8SJS,2S5S8SJS,3H6H9HQH,3D6D9DQD,3S6S9SQS,3H6H9HQH,3D6D9DQD,2H5H8HJH/"
+        "4D7DTDKD,2D5D8DJD,4C7CTCKC,2C5C8CJC,4H7HTHKH,2H5H8HJH,4H7HTHKH,4D7DTDKD/"
+        "2D5D8DJD,3C6C9CQC,3S6S9SQS,3C6C9CQC,4S7STSKS,4S7STSKS,2C5C8CJC,4C7CTCKC "
+        "2S - 0 0 classic"
+    )
+    game = Game.from_position(text)
+    assert root_bound(game) == 1 == brute_force(game)
+    result = solve(game)
+    assert result.proven and result.score == 1 and result.nodes <= 2
+
+
+_GRID = (
+    "2S,5S8SJS,5S8SJS,3D6D9DQD,3S6S9SQS,3H6H9HQH,3D6D9DQD,2H5H8HJH/"
+    "4D7DTDKD,2D5D8DJD,4C7CTCKC,2C5C8CJC,4H7HTHKH,2H5H8HJH,4H7HTHKH,4D7DTDKD/"
+    "2D5D8DJD,3C6C9CQC,3S6S9SQS,3C6C9CQC,4S7STSKS,4S7STSKS,2C5C8CJC,4C7CTCKC"
+)
+"""Two piles on a 5 of spades that may go onto the lone 2 of spades: two spaces to fill."""
+
+
+@pytest.mark.parametrize(
+    ("stock", "talon", "rules", "bound", "best"),
+    [
+        # two fills bring both bases in, then the rest follows
+        ("2S3H6H9HQH", "-", "classic,draw=1", 0, 0),
+        ("2S3H6H9HQH", "-", "classic", 0, 3),
+        ("-", "QH9H6H3H2S", "single-pass", 0, 0),
+        # no fill from the talon: the 2 of spades on top blocks everything
+        ("-", "QH9H6H3H2S", "literal", 5, 5),
+        # the 6 of hearts needs the 3 of hearts, which lies under it
+        ("2S", "3HQH9H6H", "literal", 4, 5),
+        ("-", "3H2S9HQH6H", "single-pass", 0, 4),
+    ],
+)
+def test_bound_on_fills_and_the_talon_stack(
+    stock: str, talon: str, rules: str, bound: int, best: int
+) -> None:
+    game = Game.from_position(f"{_GRID} {stock} {talon} 0 0 {rules}")
+    assert root_bound(game) == bound
+    assert brute_force(game) == best
+    result = solve(game)
+    assert result.proven and result.score == best
+    assert replay_score(game, result) == best
