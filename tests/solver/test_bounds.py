@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from unittest.mock import patch
 
 import pytest
 from helpers import brute_force, late_position, replay_score, split_position
@@ -10,9 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_solver import RULES
 
+from devilsgrip.cards import PREV
 from devilsgrip.game import Game
+from devilsgrip.notation import DEAL, REDEAL
 from devilsgrip.solver import solve
-from devilsgrip.solver.core import Search
+from devilsgrip.solver.core import _BFIELD, _FIELD, TALON, Search, realize
 
 
 def root_bound(game: Game) -> int:
@@ -126,7 +129,10 @@ _GRID = (
         ("-", "QH9H6H3H2S", "literal", 5, 5),
         # the 6 of hearts needs the 3 of hearts, which lies under it
         ("2S", "3HQH9H6H", "literal", 4, 5),
-        ("-", "3H2S9HQH6H", "single-pass", 0, 4),
+        # the stock is out: fills bring in the 6 and queen of hearts, the 9 goes on
+        # the 6 and frees the queen's cell for the 2 of spades; nothing is left
+        # for the 3 of hearts (the bound counts the 2 of spades top twice: 1, not 4)
+        ("-", "3H2S9HQH6H", "single-pass", 1, 4),
     ],
 )
 def test_bound_on_fills_and_the_talon_stack(
@@ -138,3 +144,159 @@ def test_bound_on_fills_and_the_talon_stack(
     result = solve(game)
     assert result.proven and result.score == best
     assert replay_score(game, result) == best
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 30),
+    steps=st.integers(0, 12),
+    rules=st.sampled_from(RULES),
+    split=st.booleans(),
+)
+def test_playout_candidates_are_the_entering_moves(
+    seed: int, outside: int, steps: int, rules: str, split: bool
+) -> None:
+    """The playouts' lean move list is the search's list of entering moves, grids included."""
+    game = walked_position(seed, outside, rules, steps, split)
+    search = Search(game)
+    g, p, r, n = search.grid0, search.p0, search.r0, len(search.seq)
+    full = sorted(
+        (mv, g2, p2, r2, i) for mv, g2, p2, r2, i in search._moves(g, p, r, n) if i >= 0
+    )
+    lean = []
+    for _key, q, kind, a, b, g2, p2, r2, i in search._candidates(g, p, r, n):
+        mv = (q, kind, a, b)
+        if g2 is None:
+            f = search.seq[i]
+            if kind == TALON:
+                g2 = g - _FIELD[PREV[f]] + _FIELD[f]
+            else:
+                g2 = g - _FIELD[a - 3] - _BFIELD[a] + _FIELD[f] + _BFIELD[f]
+        lean.append((mv, g2, p2, r2, i))
+    assert sorted(lean) == full, game.position()
+
+
+@pytest.mark.parametrize("rules", ["classic", "single-pass", "literal"])
+def test_playouts_alone_give_lines_that_replay(rules: str) -> None:
+    for number in (1, 4):
+        game = Game(number, rules=rules)
+        search = Search(game, time_limit=None, max_nodes=3000)
+        search.best = len(search.seq)
+        search.floor = search.lower_bound(search.grid0, search.p0, search.r0)
+        search.deadline = float("inf")
+        search._probe(2000)
+        assert search.seq == [*game.talon, *reversed(game.stock)]  # unwound
+        moves = realize(game, search.best_path)
+        g = game.copy()
+        for move in moves:
+            g.play(move)
+        assert g.score == search.best < game.score
+
+
+_LAST_PASS_RULES = [
+    "single-pass",
+    "literal",
+    "single-pass,draw=1",
+    "literal,fill_from_talon=true",
+    "single-pass,fill_from_talon=false",
+    "single-pass,redeals=1",
+]
+
+
+def _stock_out(
+    seed: int, outside: int, rules: str, steps: int, split: bool, stock_left: int = 0
+) -> Game:
+    """A walked position dealt on until no redeal is left and the stock is down to
+    ``stock_left`` cards or fewer."""
+    game = walked_position(seed, outside, rules, steps, split)
+    while len(game.stock) > stock_left or game.redeals_left:
+        game.push(DEAL if game.stock else REDEAL)
+    return Game.from_position(game.position())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 30),
+    steps=st.integers(0, 10),
+    rules=st.sampled_from(_LAST_PASS_RULES),
+    split=st.booleans(),
+    stock_left=st.integers(1, 20),
+)
+def test_last_pass_bound_never_exceeds_the_optimum(
+    seed: int, outside: int, steps: int, rules: str, split: bool, stock_left: int
+) -> None:
+    """The talon bound in the last pass, with stock cards still to come.
+
+    The search tries it only with few stock cards left; here it is tried always.
+    """
+    game = _stock_out(seed, outside, rules, steps, split, stock_left)
+    try:
+        best = brute_force(game, limit=100_000)
+    except RuntimeError:
+        return
+    assert root_bound(game) <= best, game.position()
+    with patch("devilsgrip.solver.core._TALON_BOUND_STOCK", 96):
+        assert root_bound(game) <= best, game.position()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 40),
+    steps=st.integers(0, 10),
+    rules=st.sampled_from(_LAST_PASS_RULES),
+    split=st.booleans(),
+)
+def test_end_of_pass_bound_never_exceeds_the_optimum(
+    seed: int, outside: int, steps: int, rules: str, split: bool
+) -> None:
+    """The bound once the stock is out and no redeal is left (talon order forced).
+
+    Such positions stay small for the exhaustive search even with 40 cards out.
+    """
+    game = _stock_out(seed, outside, rules, steps, split)
+    try:
+        best = brute_force(game, limit=100_000)
+    except RuntimeError:
+        return
+    assert root_bound(game) <= best, game.position()
+
+
+def test_end_of_pass_bound_is_mostly_exact() -> None:
+    """Not vacuous: with 20 to 39 cards in the talon it meets the optimum most of the time.
+
+    (The bound without the end-of-pass simulation met it on 43 of these 60.)
+    """
+    exact = 0
+    for seed in range(60):
+        rules = _LAST_PASS_RULES[seed % len(_LAST_PASS_RULES)]
+        game = _stock_out(seed, 20 + seed % 20, rules, seed % 8, split=True)
+        best = brute_force(game, limit=100_000)
+        bound = root_bound(game)
+        assert bound <= best, game.position()
+        exact += bound == best
+    assert exact >= 50
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 40),
+    steps=st.integers(0, 10),
+    rules=st.sampled_from(_LAST_PASS_RULES),
+    split=st.booleans(),
+)
+def test_stock_out_solves_match_exhaustive_search(
+    seed: int, outside: int, steps: int, rules: str, split: bool
+) -> None:
+    game = _stock_out(seed, outside, rules, steps, split)
+    try:
+        expected = brute_force(game, limit=100_000)
+    except RuntimeError:
+        return
+    result = solve(game, time_limit=20)
+    assert result.proven
+    assert result.score == expected, game.position()
+    assert replay_score(game, result) == expected

@@ -33,7 +33,13 @@ unlimited redeals a cut at a multiple of ``draw`` (or at ``n``) reaches
 exactly the cuts ``0, draw, 2 draw, .., n``, so those cuts share one key.
 
 The search is a depth-first branch and bound on the final score with a
-bounded transposition table holding proven lower bounds.
+bounded transposition table holding proven lower bounds.  It takes turns
+with greedy playouts (:meth:`Search._probe`), with node budgets doubling
+each turn: the exhaustive search proves most deals within its first budget,
+and the playouts find the wins it would reach late.  The playouts only
+improve the incumbent line (and read the table and the bound to avoid
+children that cannot beat it), so a proof rests on the exhaustive search
+alone; the table keeps what each turn proved for the next.
 """
 
 from __future__ import annotations
@@ -55,6 +61,12 @@ _FIELD: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(N_CARDS))
 _BFIELD: Final[tuple[int, ...]] = tuple(1 << (_B_SHIFT + 2 * c) for c in range(N_CARDS))
 _BIT_CARD: Final[dict[int, int]] = {1 << (2 * c): c for c in range(N_CARDS)}
 _T_MASK: Final = (1 << _B_SHIFT) - 1
+
+_REJECTED: Final = 1 << 30
+_TALON_BOUND_STOCK: Final = 12
+""":meth:`Search._talon_bound` is tried only with at most this many stock cards left:
+with more, the stock's values let nearly every talon card off and it costs more than
+it prunes (any subset of sound bounds is sound)."""
 
 DEFAULT_TT_ENTRIES: Final = 2_000_000
 """Transposition-table bound: about 200 bytes an entry, well under 2 GiB."""
@@ -163,8 +175,9 @@ class Search:
         self.floor = 0
         self._applied: list[tuple[int, int, int]] = []
         self.rollouts = rollouts
-        self.probe_deadline = 0.0
         self.node_cap: int | None = None
+        self.first_budget = 20_000
+        """Nodes of the first exhaustive turn; each turn after doubles it."""
 
     # ------------------------------------------------------------ positions
     def _cuts(self, p: int, n: int, r: int) -> list[tuple[int, int]]:
@@ -263,7 +276,7 @@ class Search:
         stock_pending = 0
         for c in seq[p:]:
             stock_pending |= _FIELD[c]
-        above = stock_pending
+        above = above_all = stock_pending
         fill_talon = self.fill_talon
         reach = tops
         live = 0
@@ -314,7 +327,68 @@ class Search:
                 break
             above |= bit
         dead = sum(1 for c in seq[cut + 1:] if not (ok >> (2 * c)) & 1)
-        return cut + 1 + max(0, dead - live)
+        bound = cut + 1 + max(0, dead - live)
+        if n - p > _TALON_BOUND_STOCK:
+            return bound
+        return max(bound, self._talon_bound(tops | above_all, bcount, p))
+
+    def _talon_bound(self, seen: int, bcount: int, p: int) -> int:
+        """With no redeal left: talon cards that can never come off, and all under them.
+
+        ``seen`` has bit ``2c`` set for each value ``c`` that is a top now or a
+        card of the stock; ``bcount`` holds the non-base bottoms in 2-bit
+        counters.  The talon's cards can leave only from its top, so in the
+        order ``t_1, t_2, ..`` from the top (stock cards dealt later lie above
+        them and do not change that order).  Let ``S_j`` be ``seen`` plus
+        ``t_1 .. t_(j-1)``: when ``t_j`` leaves, every top is in ``S_j`` (a
+        value becomes a top only by entering, and only stock cards and the
+        talon cards above ``t_j`` can have entered).  For a multiset of
+        bottoms ``B`` let ``e_k(B)`` count the non-base ``b`` in ``B`` with
+        ``b - 3`` in ``S_k``; a fill needs a bottom ``b`` with ``b - 3`` a
+        top, so when ``t_j`` would fill a space, ``e_j(B) > 0``.
+
+        The simulation below takes ``t_j`` (value ``x``) off by a talon build
+        when ``x - 3`` is in ``S_j``, else by a fill (when ``e_j > 0`` and
+        spaces are filled from the talon; it ignores that this waits for the
+        stock to run out), and stops otherwise.  Any real line has
+        ``e_k(B) <= e_k(B')`` for all ``k >= j`` once ``t_1 .. t_(j-1)``
+        are off, ``B'`` the simulation's bottoms: at the start they are
+        equal; a fill from the stock replaces a bottom counted from ``S_j`` on
+        by one that may be counted or not; at ``t_j`` with ``x - 3`` in
+        ``S_j`` the simulation keeps its bottoms and a real fill replaces a
+        counted bottom by ``x``, counted too; at any other ``t_j`` both fill,
+        each replacing a counted bottom by the same ``x``.  Moves through
+        which nothing enters keep the tops and never add a bottom.  So where
+        the simulation stops (``x - 3`` not in ``S_j``, ``e_j(B') = 0``),
+        no real line can ever take ``t_j`` off: no talon build (``x - 3`` is
+        not a top) and no fill.  ``t_j`` and everything under it stay out.
+        ``card`` mode makes only moves ``run`` mode can, so it is bounded too.
+        With the stock out this is often exact: the order of entry is forced.
+        """
+        seq = self.seq
+        fill = self.fill_talon
+        ready = bcount & ((seen << 6) * 3)  # bottoms whose predecessor is in S
+        spare = _count(ready)
+        waiting = bcount & ~ready
+        for i in range(p - 1, -1, -1):
+            x = seq[i]
+            prev = PREV[x]
+            if prev < 0 or not (seen >> (2 * prev)) & 1:
+                if not (fill and spare):
+                    return i + 1
+                spare -= 1
+                if prev >= 0:
+                    waiting += _FIELD[x]
+            bit = _FIELD[x]
+            if not seen & bit:
+                seen |= bit
+                if LEVEL_OF[x] < 3:
+                    shift = 2 * x + 6
+                    released = (waiting >> shift) & 3
+                    if released:
+                        spare += released
+                        waiting -= released << shift
+        return 0
 
     def _redeal_left(self, r: int) -> bool:
         return self.unlimited or r < (self.redeals_max or 0)
@@ -323,32 +397,30 @@ class Search:
     def run(self) -> SolveResult:
         start = time.perf_counter()
         self.deadline = start + self.time_limit if self.time_limit is not None else float("inf")
-        self.probe_deadline = (
-            start + 0.5 * self.time_limit if self.time_limit is not None else float("inf")
-        )
         n = len(self.seq)
         self.best = n
         self.best_path = []
         self.floor = self.lower_bound(self.grid0, self.p0, self.r0)
         proven = True
         try:
-            if self.best > self.floor and self.rollouts:
-                # a short exhaustive try first (most deals end there), then playouts
-                self.node_cap = self.nodes + 20_000
+            budget = self.first_budget
+            while self.best > self.floor:
+                # exhaustive search and playouts take turns with doubling node budgets:
+                # the search proves most deals at once, the playouts find the wins it
+                # misses; the transposition table keeps what each search proved
+                self.node_cap = self.nodes + budget if self.rollouts else None
                 try:
                     self._dfs(self.grid0, self.p0, self.r0)
-                    self.node_cap = None
+                    break
                 except _PhaseEnd:
-                    self.node_cap = None
                     while self.path:
                         self._undo_seq(self._applied.pop())
                         self.path.pop()
                     self.onpath.clear()
-                    self._probe()
-                    if self.best > self.floor:
-                        self._dfs(self.grid0, self.p0, self.r0)
-            elif self.best > self.floor:
-                self._dfs(self.grid0, self.p0, self.r0)
+                finally:
+                    self.node_cap = None
+                self._probe(budget)
+                budget *= 2
         except _TimeUp:
             proven = False
             # unwind the mutable sequence to the root
@@ -361,41 +433,160 @@ class Search:
             rules=str(self.rules),
         )
 
-    def _probe(self) -> None:
-        """Random greedy playouts before the exhaustive search: they find most wins at once.
+    def _probe(self, budget: int | None = None) -> None:
+        """Greedy playouts: they find most wins long before the exhaustive search.
 
-        Each playout takes the first (best-ordered) move most of the time, another
-        at random otherwise.  They only improve the incumbent line; the proof is
-        left to the exhaustive search.
+        Each playout takes, at every step, the entering move with the lowest
+        key of :meth:`_candidates` (ties at random), except that with
+        probability ``1/4`` it picks at random among the moves at most two
+        key classes worse (the first playout is purely greedy).  A move whose
+        child has a lower bound (or a transposition-table bound) at least the
+        best score found cannot lead to a better line, so the playout takes
+        another one instead.  Playouts only improve the incumbent line; the
+        proof is left to the exhaustive search, so none of this can change a
+        proven result.  ``budget`` caps the nodes (playout steps) spent.
         """
-        rng = random.Random(len(self.seq) * 7919 + self.p0)
+        rng = random.Random(len(self.seq) * 7919 + self.p0 + (budget or 0))
+        seq = self.seq
+        orig = self.orig
+        applied = self._applied
+        stop = None if budget is None else self.nodes + budget
         for i in range(self.rollouts):
-            g, p, r = self.grid0, self.p0, self.r0
+            g, p, r, mask = self.grid0, self.p0, self.r0, 0
             steps = 0
             while True:
                 self.nodes += 1
-                n = len(self.seq)
+                n = len(seq)
                 if n < self.best:
                     self.best = n
                     self.best_path = list(self.path)
                     if n <= self.floor:
                         break
-                moves = [m for m in self._moves(g, p, r, n) if m[4] >= 0]
-                if not moves or steps > 400:
+                cands = self._candidates(g, p, r, n)
+                if not cands or steps > 400:
                     break
-                pick = 0 if (i == 0 or rng.random() < 0.75) else rng.randrange(len(moves))
-                mv, g, p, r, idx = moves[pick]
-                card = self.seq.pop(idx)
-                self.seqcount -= _FIELD[card]
-                self._applied.append((idx, card, self.orig.pop(idx)))
+                keys = [c[0] for c in cands]
+                chosen = None
+                while True:
+                    low = min(keys)
+                    if low >= _REJECTED:
+                        break
+                    if i and rng.random() < 0.25:
+                        wide = (low >> 10) + 2
+                        pool = [j for j, k in enumerate(keys) if k >> 10 <= wide]
+                    else:
+                        pool = [j for j, k in enumerate(keys) if k == low]
+                    j = pool[rng.randrange(len(pool))] if i else pool[0]
+                    keys[j] = _REJECTED
+                    _, q, kind, a, b, g2, p2, r2, idx = cands[j]
+                    mv = (q, kind, a, b)
+                    if g2 is None:  # run mode: the grid after the move
+                        f = seq[idx]
+                        if kind == TALON:
+                            g2 = g - _FIELD[PREV[f]] + _FIELD[f]
+                        else:
+                            g2 = g - _FIELD[a - 3] - _BFIELD[a] + _FIELD[f] + _BFIELD[f]
+                    card = seq.pop(idx)
+                    self.seqcount -= _FIELD[card]
+                    o = orig.pop(idx)
+                    applied.append((idx, card, o))
+                    mask2 = mask | (1 << o)
+                    known = self.tt.get(self._key(g2, p2, r2, mask2))
+                    if (known is None or known < self.best) and (
+                        self.lower_bound(g2, p2, r2) < self.best
+                    ):
+                        chosen = (mv, g2, p2, r2, mask2)
+                        break
+                    self._undo_seq(applied.pop())
+                if chosen is None:
+                    break
+                mv, g, p, r, mask = chosen
                 self.path.append(mv)
                 steps += 1
             while self.path:
-                self._undo_seq(self._applied.pop())
+                self._undo_seq(applied.pop())
                 self.path.pop()
-            if (self.best <= self.floor or time.perf_counter() > self.probe_deadline
-                    or (self.max_nodes is not None and 2 * self.nodes > self.max_nodes)):
+            if (self.best <= self.floor or time.perf_counter() > self.deadline
+                    or (stop is not None and self.nodes >= stop)
+                    or (self.max_nodes is not None and self.nodes > self.max_nodes)):
                 break
+
+    def _candidates(
+        self, g: Any, p: int, r: int, n: int
+    ) -> list[tuple[int, int, int, int, int, Any, int, int, int]]:
+        """The entering moves for a playout: ``(key, q, kind, a, b, grid, cut, redeals, index)``.
+
+        Lower keys are tried first; ``key >> 10`` is the key class.  A
+        heuristic only: it orders, never prunes.  ``(q, kind, a, b)`` is the
+        macro move.  In ``run`` mode the grid after the move is left None (the
+        playout computes it for the move it takes).  With unlimited redeals:
+        talon builds first (class 0), then fills that bring in a base (1: a
+        base can come in no other way), then fills of a card whose
+        predecessor is a top (2: the cell stays live), then other fills (4);
+        3 more when the move covers the last top that a grid bottom (the other
+        copy of the card put on it) still needs.  With redeals limited, where
+        every deal buries talon cards: talon builds and base fills (class 0)
+        before other fills (1), nearer cuts first.  ``card`` mode: the order
+        of :meth:`_moves`.
+        """
+        if not self.run_mode:
+            return [
+                (j, mv[0], mv[1], mv[2], mv[3], g2, p2, r2, i)
+                for j, (mv, g2, p2, r2, i) in enumerate(self._moves(g, p, r, n))
+                if i >= 0
+            ]
+        seq = self.seq
+        unlimited = self.unlimited
+        fill_talon = self.fill_talon
+        tops = _nonzero(g & _T_MASK)
+        emptiable = _nonzero(g >> _B_SHIFT) & _NONBASE & (tops << 6)
+        sources: list[tuple[int, int, bool, int]] = []
+        while emptiable:
+            low = emptiable & -emptiable
+            b = _BIT_CARD[low]
+            # the source's bottom, the top it covers, whether that is the last such
+            # top, and how many piles have this bottom
+            sources.append((b, b - 3, (g >> (2 * b - 6)) & 3 == 1,
+                            (g >> (_B_SHIFT + 2 * b)) & 3))
+            emptiable ^= low
+        out: list[tuple[int, int, int, int, int, Any, int, int, int]] = []
+        append = out.append
+        for ci, (q, rq) in enumerate(self._cuts(p, n, r)):
+            tie = 0 if unlimited else min(ci, 1023)
+            if q > 0:
+                c = seq[q - 1]
+                prev = PREV[c]
+                if prev >= 0 and (g >> (2 * prev)) & 3:
+                    key = 0
+                    if unlimited and (g >> (2 * prev)) & 3 == 1 and (g >> (_B_SHIFT + 2 * c)) & 3:
+                        key = 3
+                    append((key << 10 | tie, q, TALON, -1, -1, None, q - 1, rq, q - 1))
+            if sources:
+                if q < n:
+                    f, i, p2 = seq[q], q, q
+                elif fill_talon and q > 0:
+                    f, i, p2 = seq[q - 1], q - 1, q - 1
+                else:
+                    continue
+                if not unlimited:
+                    key = (0 if not LEVEL_OF[f] else 1) << 10 | tie
+                    for src in sources:
+                        append((key, q, EMPTY, src[0], -1, None, p2, rq, i))
+                    continue
+                base = not LEVEL_OF[f]
+                pf = PREV[f]
+                tpf = (g >> (2 * pf)) & 3 if pf >= 0 else 0
+                for b, covered, last, nb in sources:
+                    if base:
+                        key = 1
+                    elif tpf - (pf == covered) > 0:
+                        key = 2
+                    else:
+                        key = 4
+                    if last and nb - 1 + (f == b) > 0:
+                        key += 3
+                    append((key << 10, q, EMPTY, b, -1, None, p2, rq, i))
+        return out
 
     def _undo_seq(self, info: tuple[int, int, int]) -> None:
         i, card, orig = info
