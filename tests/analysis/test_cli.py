@@ -147,3 +147,16 @@ def test_summary_of_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     # a run writes one file only
     assert main(["analyze", "--games", "1", "--out", str(a), str(b), *FAST]) == 2
     assert "one --out" in capsys.readouterr().err
+
+
+def test_the_command_line_stays_light() -> None:
+    # building the parser (every `devilsgrip` start) imports no plotting or cluster code
+    code = (
+        "import sys; from devilsgrip.cli import build_parser; build_parser(); "
+        "heavy = [m for m in ('matplotlib', 'distributed', 'dask', 'pyarrow', "
+        "'devilsgrip.analysis.plots') if m in sys.modules]; "
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True)
+    assert out.stdout.strip() == ""

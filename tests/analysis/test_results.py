@@ -85,3 +85,28 @@ def test_game_ranges() -> None:
     for bad in ("", "0-3", "5-2", "a-b", "1-", "1--2", "-4"):
         with pytest.raises(AnalysisError):
             parse_games(bad)
+
+
+def test_one_writer_per_parquet_file(tmp_path: Path) -> None:
+    path = tmp_path / "busy.parquet"
+    first = open_results(path, write=True)
+    try:
+        with pytest.raises(AnalysisError) as info:
+            open_results(path, write=True)
+        assert info.value.code == "results-busy"
+        first.add(rows())
+        reader = open_results(path, create=False)  # reading needs no lock
+        assert len(reader.read()) == 3
+        reader.close()
+    finally:
+        first.close()
+    second = open_results(path, write=True)  # free again once the first is closed
+    second.close()
+    # SQLite files may be shared by several writers
+    a, b = open_results(tmp_path / "s.sqlite", write=True), open_results(
+        tmp_path / "s.sqlite", write=True)
+    a.add(rows()[:1])
+    b.add(rows()[1:])
+    assert len(a.read()) == 3
+    a.close()
+    b.close()

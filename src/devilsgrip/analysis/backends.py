@@ -13,6 +13,8 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from devilsgrip.analysis.results import AnalysisError, DealResult
@@ -67,17 +69,32 @@ class LocalBackend:
             return
         # a fresh interpreter per worker: no threads or locks inherited from the parent
         context = multiprocessing.get_context("forkserver")
-        pool = context.Pool(min(self.jobs, len(tasks)), initializer=_ignore_sigint)
+        executor = ProcessPoolExecutor(
+            max_workers=min(self.jobs, len(tasks)), mp_context=context,
+            initializer=_ignore_sigint,
+        )
+        pending = {executor.submit(run_task, task) for task in tasks}
         finished = False
         try:
-            yield from pool.imap_unordered(run_task, tasks, chunksize=1)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
             finished = True
+        except BrokenProcessPool as exc:
+            raise AnalysisError(
+                "worker-died",
+                "a worker process died (out of memory?): rerun the same command to resume",
+            ) from exc
         finally:
-            if finished:
-                pool.close()
-            else:
-                pool.terminate()
-            pool.join()
+            if not finished:
+                # stop at once: the deals in progress are simply done again by the next run
+                for future in pending:
+                    future.cancel()
+                workers = getattr(executor, "_processes", None) or {}
+                for process in list(workers.values()):
+                    process.terminate()
+            executor.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         pass

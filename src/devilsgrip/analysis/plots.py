@@ -70,7 +70,8 @@ def plot_score_histograms(summaries: Sequence[GroupSummary], directory: Path) ->
             ax.set_xlabel(_("score (cards left)"), fontsize=8)
             ax.set_ylabel(_("deals (%)"), fontsize=8)
             ax.tick_params(labelsize=7)
-            ax.set_xlim(left=-0.6)
+            # room to see that nothing lies right of a lone bar at 0
+            ax.set_xlim(-0.6, max(10, bins[-1][1]) + 0.6)
     fig.suptitle(_("Score distribution"))
     return _save(fig, directory, "score-histogram")
 
@@ -96,7 +97,7 @@ def plot_win_rates(summaries: Sequence[GroupSummary], directory: Path) -> list[P
     ax.set_xticks(range(len(rules_list)), rules_list)
     ax.set_xlim(-0.6, len(rules_list) - 0.4)
     top = max((100 * s.ci_high for s in summaries), default=100.0)
-    ax.set_ylim(0, min(100.0, top * 1.1 + 1))
+    ax.set_ylim(-2, min(102.0, top * 1.1 + 1))  # markers at 0% and 100% stay visible
     ax.set_ylabel(_("win rate (%), 95% interval"))
     ax.set_title(_("Win rate by rules and player"))
     ax.grid(axis="y", alpha=0.3)

@@ -34,12 +34,12 @@ def rating_label(rating: str) -> str:
 
 
 def percent(x: float) -> str:
-    """A share as a percentage: one decimal, two below 0.1% so small is not shown as 0.
+    """A share as a percentage: one decimal, two within 0.1% of 0 or 1 (never rounded to them).
 
-    >>> percent(0.4), percent(0.00038), percent(0.0)
-    ('40.0%', '0.04%', '0.0%')
+    >>> percent(0.4), percent(0.00038), percent(0.0), percent(0.99962), percent(1.0)
+    ('40.0%', '0.04%', '0.0%', '99.96%', '100.0%')
     """
-    if 0 < x < 0.001:
+    if 0 < x < 0.001 or 0.999 < x < 1:
         return f"{100 * x:.2f}%"
     return f"{100 * x:.1f}%"
 

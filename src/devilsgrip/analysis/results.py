@@ -17,7 +17,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import IO, Any, Final, Protocol
 
 from devilsgrip.errors import DevilsGripError
 
@@ -115,10 +115,15 @@ def is_parquet(path: Path) -> bool:
     return path.suffix.lower() in PARQUET_SUFFIXES
 
 
-def open_results(path: str | os.PathLike[str], *, create: bool = True) -> ResultFile:
+def open_results(
+    path: str | os.PathLike[str], *, create: bool = True, write: bool = False
+) -> ResultFile:
     """The results file at ``path`` (SQLite, or Parquet by extension).
 
-    With ``create=False`` a missing file is an :class:`AnalysisError`.
+    With ``create=False`` a missing file is an :class:`AnalysisError`.  With
+    ``write`` a Parquet file is locked for this process (SQLite needs no lock:
+    several runs may write one SQLite file at once); a second writer gets an
+    :class:`AnalysisError` with code ``results-busy``.
     """
     p = Path(path)
     if not create and not p.exists():
@@ -126,7 +131,7 @@ def open_results(path: str | os.PathLike[str], *, create: bool = True) -> Result
             "results-missing", f"no results file at {p}", path=str(p)
         )
     if is_parquet(p):
-        return ParquetResults(p)
+        return ParquetResults(p, lock=write)
     return SqliteResults(p)
 
 
@@ -216,11 +221,18 @@ class SqliteResults:
 
 # -------------------------------------------------------------------- Parquet
 class ParquetResults:
-    """Results in a Parquet file, rewritten atomically (temporary file + rename) per batch."""
+    """Results in a Parquet file, rewritten atomically (temporary file + rename) per batch.
 
-    def __init__(self, path: Path) -> None:
+    One writer at a time: it holds an advisory lock on ``<file>.lock``, which
+    the system releases when the process ends, however it ends.
+    """
+
+    def __init__(self, path: Path, *, lock: bool = False) -> None:
         self.path = path
         self._rows: dict[tuple[str, str, int], DealResult] = {}
+        self._lock: IO[bytes] | None = None
+        if lock:
+            self._take_lock()
         if path.exists():
             for r in self._load():
                 self._rows[r.key] = r
@@ -236,6 +248,24 @@ class ParquetResults:
                 "Parquet needs pyarrow: pip install 'devilsgrip[analysis]'",
             ) from exc
         return pa, pq
+
+    def _take_lock(self) -> None:
+        import fcntl
+
+        if self.path.parent and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path.with_name(self.path.name + ".lock"), "wb")  # noqa: SIM115
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            handle.close()
+            raise AnalysisError(
+                "results-busy",
+                f"another run is writing {self.path}: wait for it, or write to a SQLite "
+                "file, which several runs can share",
+                path=str(self.path),
+            ) from exc
+        self._lock = handle
 
     def _load(self) -> Iterator[DealResult]:
         _pa, pq = self._pa()
@@ -280,11 +310,13 @@ class ParquetResults:
         if self.path.parent and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
-        pq.write_table(table, tmp)
+        pq.write_table(table, tmp, compression="zstd")
         os.replace(tmp, self.path)
 
     def read(self) -> list[DealResult]:
         return sort_results(self._rows.values())
 
     def close(self) -> None:
-        pass
+        if self._lock is not None:
+            self._lock.close()  # releases the lock
+            self._lock = None

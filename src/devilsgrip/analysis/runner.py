@@ -119,7 +119,7 @@ def run_analysis(
         )
     rules_text = str(Rules.parse(rules))
     wanted = sorted(set(games))
-    store = open_results(out)
+    store = open_results(out, write=True)
     try:
         done_before = store.done(rules_text, player, proven_only=retry_unproven)
         todo = [g for g in wanted if g not in done_before]

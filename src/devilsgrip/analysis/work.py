@@ -2,18 +2,16 @@
 
 Everything here runs in worker processes (or on Dask workers), so it is
 plain module-level functions on picklable values.  A deal's result depends
-only on the deal, the rules, the player, the seed and the limits, never on
-which worker ran it or when (apart from ``seconds``).
+on the deal, the rules, the player, the seed and the limits, never on which
+worker ran it or in what order; only a time limit (when it, not the search,
+ends the thinking) and ``seconds`` depend on the machine's speed.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from devilsgrip.analysis.results import PLAYERS, AnalysisError, DealResult
 from devilsgrip.game import Game
@@ -29,19 +27,6 @@ class Task:
     time_limit: float | None = None
     max_nodes: int | None = None
     seed: int = 0
-
-
-def _solver() -> Any:
-    # imported when the work starts, so the command line stays quick
-    return importlib.import_module("devilsgrip.solver")
-
-
-def _accepts(func: Callable[..., Any], name: str) -> bool:
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins only
-        return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def analyze_deal(
@@ -69,15 +54,14 @@ def analyze_deal(
             f"unknown player '{player}' (choose from {', '.join(PLAYERS)})",
             player=player,
         )
-    solver = _solver()
+    # imported when the work starts, so the command line stays quick
+    from devilsgrip.solver import play_game, solve
+
     game = Game(number, rules=rules)
     start = time.perf_counter()
     if player == "clairvoyant":
-        kwargs: dict[str, Any] = {"time_limit": time_limit}
-        if max_nodes is not None:
-            kwargs["max_nodes"] = max_nodes
-        solved = solver.solve(game, **kwargs)
-        seconds = time.perf_counter() - start
+        solved = solve(game, time_limit=time_limit, max_nodes=max_nodes)
+        seconds = round(time.perf_counter() - start, 4)
         check = game.copy()
         for move in solved.moves:
             check.play(move)
@@ -93,14 +77,14 @@ def analyze_deal(
             proven=bool(solved.proven), moves=len(solved.moves), nodes=int(solved.nodes),
             seconds=seconds, time_limit=time_limit, max_nodes=max_nodes, seed=seed,
         )
-    play = solver.play_game
-    kwargs = {"seed": seed}
     if player == "greedy":
         time_limit = None  # greedy does not think: no limit to record
-    elif time_limit is not None and _accepts(play, "time_limit"):
-        kwargs["time_limit"] = time_limit
-    end: Game = play(game, player, **kwargs)
-    seconds = time.perf_counter() - start
+        end = play_game(game, player, seed=seed)
+    elif time_limit is None:
+        end = play_game(game, player, seed=seed)
+    else:
+        end = play_game(game, player, seed=seed, time_limit=time_limit)
+    seconds = round(time.perf_counter() - start, 4)
     return DealResult(
         game=number, rules=rules, player=player, score=end.score, proven=None,
         moves=end.moves_played, nodes=None, seconds=seconds, time_limit=time_limit, seed=seed,
