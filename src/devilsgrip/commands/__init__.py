@@ -57,7 +57,14 @@ def db_path(args: argparse.Namespace) -> Path | None:
 
 
 def read_text(path: str) -> str:
-    """A file's text, or standard input for ``-``."""
-    if path == "-":
-        return sys.stdin.read()
-    return Path(path).read_text(encoding="utf-8")
+    """A file's text, or standard input for ``-``; unreadable: one line, exit status 2."""
+    from devilsgrip.cli import fail
+
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(_("cannot read {path}: it is not UTF-8 text").format(path=path))
+    except OSError as exc:
+        fail(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc))

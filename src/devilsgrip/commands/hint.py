@@ -39,10 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         if args.game is not None or args.deck is not None or args.position is not None:
             fail(_("give a record file, or --position, or --game/--deck with --moves"))
-        try:
-            text = read_text(args.record)
-        except OSError as exc:
-            fail(_("cannot read {path}: {reason}").format(path=args.record, reason=exc.strerror))
+        text = read_text(args.record)
         game = Game.from_record(text)
         if args.moves:
             game.play_all(args.moves)

@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from devilsgrip.cli import fail
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _, ngettext, translate_error
@@ -32,13 +31,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = read_text(args.file)
-    except OSError as exc:
-        fail(_("cannot read {path}: {reason}").format(path=args.file,
-                                                      reason=exc.strerror or exc))
-    except UnicodeDecodeError:
-        fail(_("cannot read {path}: it is not UTF-8 text").format(path=args.file))
+    text = read_text(args.file)
     store = open_or_report(args)
     if store is None:
         return EXIT_STORE

@@ -43,10 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         if args.game is not None or args.deck is not None or args.moves is not None:
             fail(_("give a record file, or --game/--deck with --moves, not both"))
-        try:
-            text = read_text(args.record)
-        except OSError as exc:
-            fail(_("cannot read {path}: {reason}").format(path=args.record, reason=exc.strerror))
+        text = read_text(args.record)
         try:
             game = Game.from_record(text)
         except RecordError as exc:
