@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_solver import RULES
 
-from devilsgrip.cards import PREV
+from devilsgrip.cards import LEVEL_OF, PREV
 from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, REDEAL
 from devilsgrip.solver import solve
@@ -300,3 +300,114 @@ def test_stock_out_solves_match_exhaustive_search(
     assert result.proven
     assert result.score == expected, game.position()
     assert replay_score(game, result) == expected
+
+
+def stack_bound(game: Game) -> int:
+    """:meth:`Search._stack_bound` alone, at the root (with no redeal left)."""
+    search = Search(game)
+    tops = 0
+    bcount = 0
+    for pile in game.grid:
+        if pile:
+            tops |= _FIELD[pile[-1]]
+            if LEVEL_OF[pile[0]]:
+                bcount += _FIELD[pile[0]]
+    return search._stack_bound(tops, bcount, search.p0)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 30),
+    steps=st.integers(0, 10),
+    rules=st.sampled_from(_LAST_PASS_RULES),
+    split=st.booleans(),
+    stock_left=st.integers(1, 30),
+)
+def test_stack_bound_never_exceeds_the_optimum(
+    seed: int, outside: int, steps: int, rules: str, split: bool, stock_left: int
+) -> None:
+    """Talon cards waiting for stock cards, on their own, with a stock and a talon."""
+    game = _stock_out(seed, outside, rules, steps, split, stock_left)
+    try:
+        best = brute_force(game, limit=100_000)
+    except RuntimeError:
+        return
+    assert stack_bound(game) <= best, game.position()
+
+
+def test_stack_bound_is_not_vacuous() -> None:
+    """On last-pass positions with stock left it is sometimes above the rest of the bound."""
+    above = 0
+    for seed in range(150):
+        rules = _LAST_PASS_RULES[seed % len(_LAST_PASS_RULES)]
+        game = _stock_out(seed, 10 + seed % 25, rules, seed % 8, split=True,
+                          stock_left=3 + seed % 15)
+        with patch.object(Search, "_stack_bound", lambda self, *args: 0):
+            rest = root_bound(game)
+        above += stack_bound(game) > rest
+    assert above >= 3
+
+
+@pytest.mark.parametrize(
+    ("stock", "talon", "rules", "bound", "best"),
+    [
+        # the 6 of hearts waits for the 3 of hearts, dealt after the 2 of spades and
+        # the 9 of hearts: with the 3 of hearts three cards need a fill before the
+        # 6 of hearts can leave the talon, and only the two 5 of spades piles can
+        # be emptied to make room
+        ("2S9H3HQH", "6H", "single-pass", 1, 2),
+        ("2S9H3HQH", "6H", "single-pass,draw=1", 1, 2),
+        ("2S9H3H", "QH6H", "single-pass", 2, 3),
+    ],
+)
+def test_bound_sees_talon_cards_waiting_for_the_stock(
+    stock: str, talon: str, rules: str, bound: int, best: int
+) -> None:
+    game = Game.from_position(f"{_GRID} {stock} {talon} 0 0 {rules}")
+    assert stack_bound(game) == bound
+    assert root_bound(game) == bound
+    assert brute_force(game) == best
+    result = solve(game)
+    assert result.proven and result.score == best
+    assert replay_score(game, result) == best
+
+
+def _stack_bound_by_definition(game: Game) -> int:
+    """:meth:`Search._stack_bound` as its docstring states it, without shortcuts."""
+    talon = list(reversed(game.talon))  # t_1 first
+    stock = list(reversed(game.stock))  # s_1 first
+    tops = {pile[-1] for pile in game.grid if pile}
+    bottoms = [pile[0] for pile in game.grid if pile and LEVEL_OF[pile[0]]]
+    fill = game.rules.fill_from_talon
+    least = 0
+    for j in range(1, len(talon) + 1):
+        for m in range(least, len(stock) + 1):
+            seen = tops | set(talon[:j - 1]) | set(stock[:m])
+            blocked = [c for c in talon[:j] + stock[:m] if PREV[c] not in seen]
+            talon_blocked = any(PREV[c] not in seen for c in talon[:j])
+            live = sum(1 for b in bottoms if PREV[b] in seen)
+            if talon_blocked and not (fill and m == len(stock)):
+                continue
+            if len(blocked) <= live:
+                least = m
+                break
+        else:
+            return len(talon) - j + 1
+    return 0
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 60),
+    steps=st.integers(0, 10),
+    rules=st.sampled_from(_LAST_PASS_RULES),
+    split=st.booleans(),
+    stock_left=st.integers(0, 40),
+)
+def test_stack_bound_follows_its_definition(
+    seed: int, outside: int, steps: int, rules: str, split: bool, stock_left: int
+) -> None:
+    game = _stock_out(seed, outside, rules, steps, split, stock_left)
+    assert stack_bound(game) == _stack_bound_by_definition(game), game.position()

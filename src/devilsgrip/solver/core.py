@@ -229,6 +229,11 @@ class Search:
           no cell is live, and then it and everything under it stay out.
           Otherwise the fill-only cards under the ``live`` topmost fill-only
           talon cards stay out, with everything under them.
+        * Also with no redeal left, a talon card leaves only after every stock
+          card consumed by then has entered (:meth:`_stack_bound`): the first
+          one that would need more fills than there are live cells stays out
+          with everything under it, and the fill-only cards above it still
+          need live cells of their own (the two sets are disjoint).
         """
         seq = self.seq
         n = len(seq)
@@ -326,11 +331,138 @@ class Search:
                 cut = j
                 break
             above |= bit
-        dead = sum(1 for c in seq[cut + 1:] if not (ok >> (2 * c)) & 1)
+        if cut < 0:
+            dead = _count(seqcount & ~(ok * 3))
+        else:
+            dead = sum(1 for c in seq[cut + 1:] if not (ok >> (2 * c)) & 1)
         bound = cut + 1 + max(0, dead - live)
+        # the talon cards under a card that waits for too many fills stay out too,
+        # and the fill-only cards above them still need live cells (disjoint sets)
+        stuck = self._stack_bound(tops, bcount, p)
+        if stuck > cut + 1:
+            dead = sum(1 for c in seq[stuck:] if not (ok >> (2 * c)) & 1)
+            bound = max(bound, stuck + max(0, dead - live))
         if n - p > _TALON_BOUND_STOCK:
             return bound
         return max(bound, self._talon_bound(tops | above_all, bcount, p))
+
+    def _stack_bound(self, tops: int, bcount: int, p: int) -> int:
+        """With no redeal left: talon cards that never leave, as the stock dealt on them must first.
+
+        ``tops`` has bit ``2c`` set for each top value, ``bcount`` holds the
+        non-base bottoms in 2-bit counters.  Number the talon from its top
+        ``t_1, t_2, ..`` and the stock from its top ``s_1, s_2, ..``.  Every card
+        dealt from now on lies above every ``t_j``, and the talon loses cards only
+        from its top, so when ``t_j`` leaves with ``m`` stock cards consumed
+        (dealt or filled), ``t_1 .. t_(j-1)`` and ``s_1 .. s_m`` have all entered
+        already: ``s_1 .. s_m`` were dealt above ``t_j`` or filled a space.
+        Until ``t_j`` has left, then, every top is in
+        ``S = tops + t_1 .. t_(j-1) + s_1 .. s_m`` (a value becomes a top only
+        by entering).  Call a card of ``t_1 .. t_j, s_1 .. s_m`` *blocked* if it
+        is a base or its predecessor is not in ``S``: it can enter only by
+        filling a space.  A fill needs an emptying build, which needs a bottom
+        whose predecessor is a top; a blocked card filled in becomes a bottom
+        whose predecessor is not a top before ``t_j`` leaves (or never leaves,
+        for a base), so its cell can be emptied no more in that time: every
+        cell whose fills bring in blocked cards before ``t_j`` leaves is a
+        chain of fills ending there, and starts from a bottom of now whose
+        predecessor is in ``S``.  So the blocked cards number at most the
+        ``live`` bottoms of now with predecessor in ``S``.  A blocked talon
+        card can come in only by a fill from the talon: only with the stock
+        out (``m`` the whole stock) and spaces filled from the talon.  If no
+        ``m`` meets these conditions, ``t_j`` never leaves, and neither does
+        anything under it.  ``t_(j-1)`` leaves before ``t_j``, so with at least
+        as many stock cards consumed: ``m`` can start where ``t_(j-1)``'s least
+        possible ``m`` was; and that ``m`` serves ``t_j`` too when ``t_j`` is not
+        blocked there (``S`` only grows from ``j - 1`` to ``j``, so no card is
+        newly blocked and no live bottom is lost).  ``card`` mode makes only
+        moves ``run`` mode can, so it is bounded too.
+        """
+        seq = self.seq
+        n = len(seq)
+        fill = self.fill_talon
+        talon_seen = tops  # tops + t_1 .. t_(j-1)
+        talon_need = 0  # non-base talon cards t_1 .. t_j, counted at their predecessors
+        talon_bases = 0
+        m0 = p  # stock cards seq[p:m0] consumed at least
+        # stock cards s_1 .. s_m (seq[p:m0]) as counters at their predecessors, and bases
+        stock_seen = 0
+        stock_need = 0
+        stock_bases = 0
+        for j in range(p - 1, -1, -1):
+            x = seq[j]
+            if LEVEL_OF[x]:
+                talon_need += _FIELD[x - 3]
+                if ((talon_seen | stock_seen) >> (2 * x - 6)) & 1:
+                    # t_(j-1)'s least m serves: S only grew, and t_j is not blocked
+                    talon_seen |= _FIELD[x]
+                    continue
+            else:
+                talon_bases += 1
+            m = m0
+            s_seen, s_need, s_bases = stock_seen, stock_need, stock_bases
+            if talon_bases and not fill:
+                return j + 1  # a base in the talon, and no fill from the talon
+            failed = -1  # the S of the last failed count: with S unchanged it fails again
+            while True:
+                seen = talon_seen | s_seen
+                miss = ~(seen * 3)
+                # a blocked talon card waits for the stock to run out
+                if seen != failed and (
+                    (fill and m == n) or not (talon_bases or talon_need & miss)
+                ):
+                    blocked = (talon_bases + _count(talon_need & miss) + s_bases
+                               + _count(s_need & miss))
+                    if blocked == 0 or blocked <= _count(bcount & ((seen << 6) * 3)):
+                        break
+                    failed = seen
+                if m == n:
+                    return j + 1
+                y = seq[m]
+                s_seen |= _FIELD[y]
+                if LEVEL_OF[y]:
+                    s_need += _FIELD[y - 3]
+                else:
+                    s_bases += 1
+                m += 1
+            m0, stock_seen, stock_need, stock_bases = m, s_seen, s_need, s_bases
+            talon_seen |= _FIELD[x]
+            if m0 == n:
+                return self._stack_tail(j, talon_seen | stock_seen, talon_need + stock_need,
+                                        talon_bases + stock_bases, bcount)
+        return 0
+
+    def _stack_tail(self, j: int, seen: int, need: int, bases: int, bcount: int) -> int:
+        """:meth:`_stack_bound` for ``seq[j - 1]`` on down, once ``m`` is the whole stock.
+
+        The same test, counted as it goes: ``seen`` is ``S``, ``need`` the
+        non-base cards of the talon above ``seq[j - 1]`` and of the stock as
+        counters at their predecessors, ``bases`` their bases.
+        """
+        seq = self.seq
+        fill = self.fill_talon
+        blocked = bases + _count(need & ~(seen * 3))
+        live = _count(bcount & ((seen << 6) * 3))
+        for i in range(j - 1, -1, -1):
+            x = seq[i]
+            if LEVEL_OF[x]:
+                need += _FIELD[x - 3]
+                if not (seen >> (2 * x - 6)) & 1:
+                    if not fill:
+                        return i + 1
+                    blocked += 1
+            else:
+                if not fill:
+                    return i + 1
+                blocked += 1
+            if blocked > live:
+                return i + 1
+            if not (seen >> (2 * x)) & 1:
+                seen |= _FIELD[x]
+                blocked -= (need >> (2 * x)) & 3
+                if LEVEL_OF[x] < 3:
+                    live += (bcount >> (2 * x + 6)) & 3
+        return 0
 
     def _talon_bound(self, seen: int, bcount: int, p: int) -> int:
         """With no redeal left: talon cards that can never come off, and all under them.
