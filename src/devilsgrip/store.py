@@ -31,6 +31,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -465,6 +466,54 @@ def _probe(path: Path) -> int:
     raise _error("store-corrupt", path)
 
 
+def _wal_mode(con: sqlite3.Connection) -> str:
+    """Switch to WAL; retried while another process does the same (SQLite can answer
+    "locked" at once there, without waiting out the busy timeout)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str(con.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _signature(path: Path) -> tuple[tuple[int, int] | None, ...]:
+    """Sizes and times of the file and its side files: they change while it is written."""
+    out: list[tuple[int, int] | None] = []
+    for suffix in ("", "-wal", "-journal"):
+        try:
+            st = os.stat(f"{path}{suffix}")
+            out.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def _checked(path: Path) -> bool:
+    """:func:`_check_file` then :func:`_probe`: True when the database exists.
+
+    A file that another process is creating at this very moment can look
+    damaged for an instant; a "damaged" verdict therefore stands only when the
+    file and its side files did not change while we looked again shortly after.
+    """
+    for _attempt in range(40):
+        before = _signature(path)
+        try:
+            if _check_file(path):
+                _probe(path)
+                return True
+            return False
+        except StoreError as exc:
+            if exc.code != "store-corrupt":
+                raise
+            time.sleep(0.05)
+            if _signature(path) == before:
+                raise
+    return _check_file(path) and _probe(path) >= -1
+
+
 # -------------------------------------------------------------------- store
 def _start_of(game: Game) -> tuple[int | None, str | None, str | None]:
     if game.number is not None:
@@ -500,10 +549,8 @@ class Store:
         """
         p = Path(path) if path is not None else default_path()
         p = p.expanduser()
-        exists = _check_file(p)
-        if exists:
-            _probe(p)
-        else:
+        exists = _checked(p)
+        if not exists:
             try:
                 p.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -515,7 +562,7 @@ class Store:
             raise _error("store-unreadable", p, reason=str(exc)) from exc
         try:
             con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            mode = con.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            mode = _wal_mode(con)
             if str(mode).lower() != "wal":
                 raise _error("store-unreadable", p, reason=f"journal mode {mode}")
             # NORMAL in WAL mode: a commit is in the WAL file (the OS has it) when it returns,
