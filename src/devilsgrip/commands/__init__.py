@@ -7,10 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from devilsgrip.errors import RulesError
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
-from devilsgrip.rules import Rules
 
 
 def add_game_options(parser: argparse.ArgumentParser, *, deal: bool = True) -> None:
@@ -28,13 +26,6 @@ def add_game_options(parser: argparse.ArgumentParser, *, deal: bool = True) -> N
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--game", type=int, metavar="N", help=_("game number"))
         group.add_argument("--deck", metavar="DECK", help=_("deck string: 96 card codes"))
-
-
-def parse_rules(text: str) -> Rules:
-    try:
-        return Rules.parse(text)
-    except RulesError:
-        raise
 
 
 def make_game(number: int | None, deck: str | None, rules: str) -> Game:

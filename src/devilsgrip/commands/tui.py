@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.commands import add_game_options, db_path, parse_rules
+from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, set_language
+from devilsgrip.rules import Rules
 
 
 def register(sub: Any) -> None:
@@ -22,7 +23,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.lang:
         set_language(args.lang)
-    rules = str(parse_rules(args.rules))
+    rules = str(Rules.parse(args.rules))
     from devilsgrip.game import Game
     from devilsgrip.session import open_store
 
