@@ -61,6 +61,7 @@ _FIELD: Final[tuple[int, ...]] = tuple(1 << (2 * c) for c in range(N_CARDS))
 _BFIELD: Final[tuple[int, ...]] = tuple(1 << (_B_SHIFT + 2 * c) for c in range(N_CARDS))
 _BIT_CARD: Final[dict[int, int]] = {1 << (2 * c): c for c in range(N_CARDS)}
 _T_MASK: Final = (1 << _B_SHIFT) - 1
+_NONBASE_CARDS: Final = tuple(c for c in range(N_CARDS) if LEVEL_OF[c])
 
 _REJECTED: Final = 1 << 30
 _TALON_BOUND_STOCK: Final = 12
@@ -276,7 +277,7 @@ class Search:
                 reach |= pending  # any card of seq may fill a space
                 pending = 0
             ok = (reach << 6) & _NONBASE  # cards whose predecessor may be a top
-            return max(0, _count(seqcount & ~(ok * 3)) - live)
+            return max(_count(seqcount & ~(ok * 3)) - live, self._count_bound(g, p, False))
         # no redeal left: the talon is a stack, entered only from its top
         stock_pending = 0
         for c in seq[p:]:
@@ -342,9 +343,142 @@ class Search:
         if stuck > cut + 1:
             dead = sum(1 for c in seq[stuck:] if not (ok >> (2 * c)) & 1)
             bound = max(bound, stuck + max(0, dead - live))
+        bound = max(bound, self._count_bound(g, p, True))
         if n - p > _TALON_BOUND_STOCK:
             return bound
         return max(bound, self._talon_bound(tops | above_all, bcount, p))
+
+    def _count_bound(self, g: Any, p: int, fixed: bool) -> int:
+        """Cards that never enter, counted by the tops each entering move covers.
+
+        Take any set ``E`` of cards of ``seq`` that have entered by some moment,
+        and count per value: ``top_v`` the tops of value ``v`` now, ``bot_w`` the
+        non-base bottoms of value ``w`` now, ``e_v`` the cards of value ``v`` in
+        ``E``.  The number of tops of value ``v`` changes only when a card of
+        value ``v`` enters (one more) or something is put on one (one fewer), and
+        only a card of value ``v + 3`` is: by a talon build of it, or by an
+        emptying build moving a pile with bottom ``v + 3``.  (Builds that leave
+        their source non-empty keep the multiset of tops.)  So with ``b_w`` the
+        talon builds of value ``w`` and ``x_w`` the emptying builds of piles with
+        bottom ``w``: ``b_w + x_w <= top_(w-3) + e_(w-3)``.  A pile with bottom
+        ``w`` is one of now or was made by a fill of a ``w``: with ``f_w`` the
+        fills, ``x_w <= bot_w + f_w``.  Every fill needs an emptying build, so
+        ``sum f <= sum x``; each card of ``E`` entered by a build or a fill
+        (``b_w + f_w = e_w``), a base only by a fill.  Hence
+        ``x_w - f_w <= min(bot_w, top_(w-3) + e_(w-3) - e_w)`` and, for a base,
+        ``x_w - f_w = -e_w``: the sum ``D(E)`` of these must be at least 0.
+        Taking one card out of ``E`` raises ``D`` by at most 1 (its own term by
+        at most 1, its successor's term only falls), so at least ``-D(seq)``
+        cards of ``seq`` never enter: the bound for any rules.
+
+        With no redeal left (``fixed``) the talon is a stack.  Number the talon
+        from its top ``t_1, t_2, ..`` and the stock from its top ``s_1, ..``.
+        When ``t_j`` leaves with ``m`` stock cards consumed (dealt or filled),
+        the cards that have entered are exactly ``t_1 .. t_j`` and
+        ``s_1 .. s_m`` (stock cards dealt since lie above ``t_j``); and unless
+        ``m`` is the whole stock and spaces are filled from the talon, no talon
+        card has filled a space: the talon cards of value ``w`` need
+        ``b_w >= e_w - (stock cards of value w in E)``, at most
+        ``top_(w-3) + e_(w-3)``, and a talon base cannot enter at all.  If no
+        ``m`` (from the least one for ``t_(j-1)`` on, which left first) meets
+        these and ``D >= 0``, ``t_j`` never leaves and neither does anything
+        under it; of the cards above, at least ``-D`` more stay out.
+        ``card`` mode makes only moves ``run`` mode can, so it is bounded too.
+        """
+        seq = self.seq
+        if self.run_mode:
+            tops = [(g >> (2 * c)) & 3 for c in range(N_CARDS)]
+            bots = [(g >> (_B_SHIFT + 2 * c)) & 3 if LEVEL_OF[c] else 0
+                    for c in range(N_CARDS)]
+        else:
+            tops = [0] * N_CARDS
+            bots = [0] * N_CARDS
+            for pile in g:
+                tops[pile % N_CARDS] += 1
+                b = pile // N_CARDS
+                if LEVEL_OF[b]:
+                    bots[b] += 1
+        cut = -1
+        if fixed and p:
+            cut = self._count_cut(seq, p, tops, bots)
+        cnt = [0] * N_CARDS
+        for c in seq[cut + 1:]:
+            cnt[c] += 1
+        total = 0
+        for w in range(N_CARDS):
+            if LEVEL_OF[w]:
+                total += min(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w])
+            else:
+                total -= cnt[w]
+        return cut + 1 + max(0, -total)
+
+    def _count_cut(self, seq: list[int], p: int, tops: list[int], bots: list[int]) -> int:
+        """The stack part of :meth:`_count_bound`: the index of the topmost talon card
+        that never leaves (everything from it down stays out), or -1."""
+        n = len(seq)
+        fill = self.fill_talon
+        cnt = [0] * N_CARDS  # e_v
+        cs = [0] * N_CARDS  # the stock cards among them
+        contrib = [0] * N_CARDS
+        badf = [False] * N_CARDS
+        total = 0
+        for w in _NONBASE_CARDS:
+            c = min(bots[w], tops[w - 3])
+            contrib[w] = c
+            total += c
+        bad = 0
+        full = fill and p == n  # may talon cards fill spaces?
+        m = p
+        for j in range(p - 1, -1, -1):
+            x = seq[j]
+            stock = False
+            while True:
+                # add card x to E and update the terms of x and x + 3
+                cnt[x] += 1
+                if stock:
+                    cs[x] += 1
+                w = x
+                while True:
+                    if LEVEL_OF[w]:
+                        sup = tops[w - 3] + cnt[w - 3]
+                        c = min(bots[w], sup - cnt[w])
+                        b = not full and cnt[w] - cs[w] > sup
+                    else:
+                        c = -cnt[w]
+                        b = not full and cnt[w] > cs[w]
+                    total += c - contrib[w]
+                    contrib[w] = c
+                    if b != badf[w]:
+                        bad += 1 if b else -1
+                        badf[w] = b
+                    if w != x or LEVEL_OF[x] == 3:
+                        break
+                    w = x + 3
+                if not bad and total >= 0:
+                    break  # t_j may leave with m stock cards consumed
+                if m == n:
+                    return j
+                x = seq[m]
+                stock = True
+                m += 1
+                if m == n and fill and not full:
+                    # talon cards may fill from now on: recount every term with x in
+                    full = True
+                    cnt[x] += 1
+                    cs[x] += 1
+                    total = 0
+                    bad = 0
+                    for w in range(N_CARDS):
+                        if LEVEL_OF[w]:
+                            contrib[w] = min(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w])
+                        else:
+                            contrib[w] = -cnt[w]
+                        total += contrib[w]
+                        badf[w] = False
+                    if total >= 0:
+                        break
+                    return j
+        return -1
 
     def _stack_bound(self, tops: int, bcount: int, p: int) -> int:
         """With no redeal left: talon cards that never leave, as the stock dealt on them must first.
