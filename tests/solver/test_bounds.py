@@ -435,6 +435,28 @@ def _deficit(cards: list[int], tops: Counter[int], bottoms: Counter[int]) -> int
     return -total
 
 
+def _fills_keep_pace(
+    above: list[int], stock: list[int], tops: Counter[int], bottoms: Counter[int]
+) -> bool:
+    """The blocked stock cards fill spaces when they come up (:meth:`Search._prefix_ok`)."""
+    present = {c for c, n in tops.items() if n} | set(above) | set(stock)
+    blocked = [not LEVEL_OF[c] or c - 3 not in present for c in stock]
+    for i, is_blocked in enumerate(blocked):
+        if not is_blocked:
+            continue
+        supply = Counter(above + stock[:i + 1])
+        demand = Counter(c for c, b in zip(stock[:i + 1], blocked[:i + 1], strict=True) if b)
+        total = 0
+        for w in range(N_CARDS):
+            if LEVEL_OF[w]:
+                total += min(bottoms[w], tops[w - 3] + supply[w - 3] - demand[w])
+            else:
+                total -= demand[w]
+        if total < 0:
+            return False
+    return True
+
+
 def _count_bound_by_definition(game: Game) -> int:
     """:meth:`Search._count_bound` as its docstring states it, without shortcuts."""
     talon = list(reversed(game.talon))  # t_1 first
@@ -457,9 +479,14 @@ def _count_bound_by_definition(game: Game) -> int:
                         for w, n in from_talon.items()
                     ):
                         continue
-                if _deficit(entering, tops, bottoms) <= 0:
-                    least = m
-                    break
+                if _deficit(entering, tops, bottoms) > 0:
+                    continue
+                if not (fill and m == len(stock)) and not _fills_keep_pace(
+                    talon[:j - 1], stock[:m], tops, bottoms
+                ):
+                    continue
+                least = m
+                break
             else:
                 stuck = len(talon) - j + 1
                 break
@@ -523,3 +550,16 @@ def test_count_bound_is_not_vacuous() -> None:
             rest = root_bound(game)
         above += count_bound(game) > rest
     assert above >= 10
+
+
+def test_count_bound_sees_fills_that_cannot_keep_pace() -> None:
+    """Deal 2 of single-pass, mid-game: the 7 of hearts on the talon needs the 4 of
+    hearts, thirteenth in the stock; the bases and the cards with no predecessor
+    to come before it must fill spaces as they come up, and four live piles are
+    not enough for five of them, so the 7 and the talon under it never leave."""
+    game = Game.from_position("8CJC,7DTDKD,2C5C,4H7HTH,2D5D8DJD,2C,2H5H8H,4C7CTCKC/8C,4S7STSKS,2S5S,3H6H9HQH,QC,3D6D9DQD,6S9SQS,6C/8HJH,4S,2S,3H6H9HQH,JC,5D,3C,3S6S9SQS 4D4CQDJDKHTH7D2H9C7S5H8D4H2D3C8S3D3SQC TC8S5S6DKH4DTS9DKSJSKCKD9C7CJHJS6C5CTD7H 0 44 single-pass")
+    best = solve(game, time_limit=20)
+    assert best.proven and best.score == 25
+    assert count_bound(game) == 24
+    with patch.object(Search, "_prefix_ok", lambda self, *args: True):
+        assert count_bound(game) == 12

@@ -454,7 +454,9 @@ class Search:
                     if w != x or LEVEL_OF[x] == 3:
                         break
                     w = x + 3
-                if not bad and total >= 0:
+                if not bad and total >= 0 and (
+                    full or self._prefix_ok(seq, p, j, m, tops, bots)
+                ):
                     break  # t_j may leave with m stock cards consumed
                 if m == n:
                     return j
@@ -479,6 +481,56 @@ class Search:
                         break
                     return j
         return -1
+
+    def _prefix_ok(
+        self, seq: list[int], p: int, j: int, m: int, tops: list[int], bots: list[int]
+    ) -> bool:
+        """Whether the stock's fills can keep pace, for ``seq[j]`` to leave at ``m``.
+
+        Part of :meth:`_count_cut`, when no talon card may fill a space.  A card
+        of ``s_1 .. s_m`` is *blocked* if it is a base or no card of its
+        predecessor's value is a top now or among ``t_1 .. t_(j-1), s_1 .. s_m``:
+        it cannot come in by a talon build before ``t_j`` leaves, nor wait on
+        the talon for a fill (no talon card fills a space here), so it fills a
+        space when it is the stock's top card, ``s_i``.  By then the cards that
+        have entered are among ``t_1 .. t_(j-1), s_1 .. s_i`` (supply) and
+        include every blocked card of ``s_1 .. s_i`` (demand), and the count of
+        :meth:`_count_bound` must hold for them: a term can only grow with more
+        supply and less demand, so with all the supply and only the blocked
+        demand it is at least the true sum, which is at least 0.
+        """
+        present = [t > 0 for t in tops]
+        supply = [0] * N_CARDS
+        for i in range(j + 1, p):
+            c = seq[i]
+            present[c] = True
+            supply[c] += 1
+        for i in range(p, m):
+            present[seq[i]] = True
+        demand = [0] * N_CARDS
+        total = 0
+        for w in _NONBASE_CARDS:
+            total += min(bots[w], tops[w - 3] + supply[w - 3])
+        for i in range(p, m):
+            x = seq[i]
+            level = LEVEL_OF[x]
+            if level < 3:
+                w = x + 3
+                before = min(bots[w], tops[x] + supply[x] - demand[w])
+                supply[x] += 1
+                total += min(bots[w], tops[x] + supply[x] - demand[w]) - before
+            if level == 0:
+                demand[x] += 1
+                total -= 1
+            elif not present[x - 3]:
+                before = min(bots[x], tops[x - 3] + supply[x - 3] - demand[x])
+                demand[x] += 1
+                total += min(bots[x], tops[x - 3] + supply[x - 3] - demand[x]) - before
+            else:
+                continue
+            if total < 0:
+                return False
+        return True
 
     def _stack_bound(self, tops: int, bcount: int, p: int) -> int:
         """With no redeal left: talon cards that never leave, as the stock dealt on them must first.
