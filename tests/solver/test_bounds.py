@@ -557,7 +557,13 @@ def test_count_bound_sees_fills_that_cannot_keep_pace() -> None:
     hearts, thirteenth in the stock; the bases and the cards with no predecessor
     to come before it must fill spaces as they come up, and four live piles are
     not enough for five of them, so the 7 and the talon under it never leave."""
-    game = Game.from_position("8CJC,7DTDKD,2C5C,4H7HTH,2D5D8DJD,2C,2H5H8H,4C7CTCKC/8C,4S7STSKS,2S5S,3H6H9HQH,QC,3D6D9DQD,6S9SQS,6C/8HJH,4S,2S,3H6H9HQH,JC,5D,3C,3S6S9SQS 4D4CQDJDKHTH7D2H9C7S5H8D4H2D3C8S3D3SQC TC8S5S6DKH4DTS9DKSJSKCKD9C7CJHJS6C5CTD7H 0 44 single-pass")
+    game = Game.from_position(
+        "8CJC,7DTDKD,2C5C,4H7HTH,2D5D8DJD,2C,2H5H8H,4C7CTCKC/8C,4S7STSKS,2S5S,3H6H9HQH,QC"
+        ",3D6D9DQD,6S9SQS,6C/8HJH,4S,2S,3H6H9HQH,JC,5D,3C,3S6S9SQS"
+        " "
+        "4D4CQDJDKHTH7D2H9C7S5H8D4H2D3C8S3D3SQC "
+        "TC8S5S6DKH4DTS9DKSJSKCKD9C7CJHJS6C5CTD7H 0 44 single-pass"
+    )
     best = solve(game, time_limit=20)
     assert best.proven and best.score == 25
     assert count_bound(game) == 24
