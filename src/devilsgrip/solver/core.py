@@ -279,6 +279,9 @@ class Search:
             ok = (reach << 6) & _NONBASE  # cards whose predecessor may be a top
             return max(_count(seqcount & ~(ok * 3)) - live, self._count_bound(g, p, False))
         # no redeal left: the talon is a stack, entered only from its top
+        counted = self._count_bound(g, p, True)
+        if counted >= self.best:
+            return counted  # the cheapest test that settles most nodes
         stock_pending = 0
         for c in seq[p:]:
             stock_pending |= _FIELD[c]
@@ -343,7 +346,7 @@ class Search:
         if stuck > cut + 1:
             dead = sum(1 for c in seq[stuck:] if not (ok >> (2 * c)) & 1)
             bound = max(bound, stuck + max(0, dead - live))
-        bound = max(bound, self._count_bound(g, p, True))
+        bound = max(bound, counted)
         if n - p > _TALON_BOUND_STOCK:
             return bound
         return max(bound, self._talon_bound(tops | above_all, bcount, p))
