@@ -128,6 +128,15 @@ def _count(x: int) -> int:
     return (x & _M01).bit_count() + 2 * ((x >> 1) & _M01).bit_count()
 
 
+def _count_terms(tops: list[int], bots: list[int], cnt: list[int]) -> list[int]:
+    """The terms of ``D`` in :meth:`Search._count_bound`, one per value, for the
+    entering cards ``cnt`` (counts per value)."""
+    return [
+        min(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w]) if LEVEL_OF[w] else -cnt[w]
+        for w in range(N_CARDS)
+    ]
+
+
 class Search:
     """One clairvoyant search from a game's current position (the game is not changed)."""
 
@@ -407,13 +416,7 @@ class Search:
         cnt = [0] * N_CARDS
         for c in seq[cut + 1:]:
             cnt[c] += 1
-        total = 0
-        for w in range(N_CARDS):
-            if LEVEL_OF[w]:
-                total += min(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w])
-            else:
-                total -= cnt[w]
-        return cut + 1 + max(0, -total)
+        return cut + 1 + max(0, -sum(_count_terms(tops, bots, cnt)))
 
     def _count_cut(self, seq: list[int], p: int, tops: list[int], bots: list[int]) -> int:
         """The stack part of :meth:`_count_bound`: the index of the topmost talon card
@@ -422,13 +425,9 @@ class Search:
         fill = self.fill_talon
         cnt = [0] * N_CARDS  # e_v
         cs = [0] * N_CARDS  # the stock cards among them
-        contrib = [0] * N_CARDS
+        contrib = _count_terms(tops, bots, cnt)
+        total = sum(contrib)
         badf = [False] * N_CARDS
-        total = 0
-        for w in _NONBASE_CARDS:
-            c = min(bots[w], tops[w - 3])
-            contrib[w] = c
-            total += c
         bad = 0
         full = fill and p == n  # may talon cards fill spaces?
         m = p
@@ -471,15 +470,10 @@ class Search:
                     full = True
                     cnt[x] += 1
                     cs[x] += 1
-                    total = 0
+                    contrib = _count_terms(tops, bots, cnt)
+                    total = sum(contrib)
                     bad = 0
-                    for w in range(N_CARDS):
-                        if LEVEL_OF[w]:
-                            contrib[w] = min(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w])
-                        else:
-                            contrib[w] = -cnt[w]
-                        total += contrib[w]
-                        badf[w] = False
+                    badf = [False] * N_CARDS
                     if total >= 0:
                         break
                     return j
