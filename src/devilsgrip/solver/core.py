@@ -64,6 +64,8 @@ _T_MASK: Final = (1 << _B_SHIFT) - 1
 _NONBASE_CARDS: Final = tuple(c for c in range(N_CARDS) if LEVEL_OF[c])
 
 _REJECTED: Final = 1 << 30
+_COUNTS_CACHE: Final = 100_000
+"""Grids whose per-value counts :meth:`Search._grid_counts` keeps."""
 _TALON_BOUND_STOCK: Final = 12
 """:meth:`Search._talon_bound` is tried only with at most this many stock cards left:
 with more, the stock's values let nearly every talon card off and it costs more than
@@ -137,6 +139,22 @@ def _count_terms(tops: list[int], bots: list[int], cnt: list[int]) -> list[int]:
     ]
 
 
+def _term_change(x: int, tops: list[int], bots: list[int], cnt: list[int],
+                 contrib: list[int]) -> int:
+    """How much the terms of ``x`` and ``x + 3`` (``contrib``) change once ``cnt``
+    has changed at ``x``."""
+    delta = 0
+    w = x
+    while True:
+        if LEVEL_OF[w]:
+            delta += min(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w]) - contrib[w]
+        else:
+            delta += -cnt[w] - contrib[w]
+        if w != x or LEVEL_OF[x] == 3:
+            return delta
+        w = x + 3
+
+
 class Search:
     """One clairvoyant search from a game's current position (the game is not changed)."""
 
@@ -186,6 +204,7 @@ class Search:
         self._applied: list[tuple[int, int, int]] = []
         self.rollouts = rollouts
         self.node_cap: int | None = None
+        self._counts_cache: dict[Any, tuple[list[int], list[int], list[int]]] = {}
         self.first_budget = 20_000
         """Nodes of the first exhaustive turn; each turn after doubles it."""
 
@@ -398,6 +417,25 @@ class Search:
         ``card`` mode makes only moves ``run`` mode can, so it is bounded too.
         """
         seq = self.seq
+        tops, bots, base_terms = self._grid_counts(g)
+        if fixed and p:
+            cut, rest = self._count_cut(seq, p, tops, bots, base_terms)
+            if rest is not None:
+                return cut + 1 + max(0, -rest)
+        else:
+            cut = -1
+        cnt = [0] * N_CARDS
+        for c in seq[cut + 1:]:
+            cnt[c] += 1
+        return cut + 1 + max(0, -sum(_count_terms(tops, bots, cnt)))
+
+    def _grid_counts(self, g: Any) -> tuple[list[int], list[int], list[int]]:
+        """Per value: the tops, the non-base bottoms, and the terms of
+        :meth:`_count_bound` with no card entered (a small cache by grid)."""
+        cache = self._counts_cache
+        got = cache.get(g)
+        if got is not None:
+            return got
         if self.run_mode:
             tops = [(g >> (2 * c)) & 3 for c in range(N_CARDS)]
             bots = [(g >> (_B_SHIFT + 2 * c)) & 3 if LEVEL_OF[c] else 0
@@ -410,74 +448,81 @@ class Search:
                 b = pile // N_CARDS
                 if LEVEL_OF[b]:
                     bots[b] += 1
-        cut = -1
-        if fixed and p:
-            cut = self._count_cut(seq, p, tops, bots)
-        cnt = [0] * N_CARDS
-        for c in seq[cut + 1:]:
-            cnt[c] += 1
-        return cut + 1 + max(0, -sum(_count_terms(tops, bots, cnt)))
+        got = (tops, bots, _count_terms(tops, bots, [0] * N_CARDS))
+        if len(cache) >= _COUNTS_CACHE:
+            cache.clear()
+        cache[g] = got
+        return got
 
-    def _count_cut(self, seq: list[int], p: int, tops: list[int], bots: list[int]) -> int:
-        """The stack part of :meth:`_count_bound`: the index of the topmost talon card
-        that never leaves (everything from it down stays out), or -1."""
+    def _count_cut(
+        self, seq: list[int], p: int, tops: list[int], bots: list[int], base_terms: list[int]
+    ) -> tuple[int, int | None]:
+        """The stack part of :meth:`_count_bound`: the index ``cut`` of the topmost talon
+        card that never leaves (everything from it down stays out), or -1; and the
+        sum ``D`` for the cards above it (``seq[cut + 1:]``) when the scan has it."""
         n = len(seq)
         fill = self.fill_talon
         cnt = [0] * N_CARDS  # e_v
         cs = [0] * N_CARDS  # the stock cards among them
-        contrib = _count_terms(tops, bots, cnt)
+        contrib = list(base_terms)
         total = sum(contrib)
         badf = [False] * N_CARDS
         bad = 0
         full = fill and p == n  # may talon cards fill spaces?
         m = p
+        level_of = LEVEL_OF
         for j in range(p - 1, -1, -1):
             x = seq[j]
             stock = False
             while True:
-                # add card x to E and update the terms of x and x + 3
-                cnt[x] += 1
+                # add card x to E and update the terms of x and x + 3 (inlined: hot)
+                cx = cnt[x] + 1
+                cnt[x] = cx
                 if stock:
                     cs[x] += 1
-                w = x
-                while True:
-                    if LEVEL_OF[w]:
-                        sup = tops[w - 3] + cnt[w - 3]
-                        c = min(bots[w], sup - cnt[w])
-                        b = not full and cnt[w] - cs[w] > sup
-                    else:
-                        c = -cnt[w]
-                        b = not full and cnt[w] > cs[w]
+                level = level_of[x]
+                if level:
+                    sup = tops[x - 3] + cnt[x - 3]
+                    c = sup - cx
+                    if bots[x] < c:
+                        c = bots[x]
+                    b = not full and cx - cs[x] > sup
+                else:
+                    c = -cx
+                    b = not full and cx > cs[x]
+                total += c - contrib[x]
+                contrib[x] = c
+                if b != badf[x]:
+                    bad += 1 if b else -1
+                    badf[x] = b
+                if level < 3:
+                    w = x + 3
+                    sup = tops[x] + cx
+                    c = sup - cnt[w]
+                    if bots[w] < c:
+                        c = bots[w]
                     total += c - contrib[w]
                     contrib[w] = c
+                    b = not full and cnt[w] - cs[w] > sup
                     if b != badf[w]:
                         bad += 1 if b else -1
                         badf[w] = b
-                    if w != x or LEVEL_OF[x] == 3:
-                        break
-                    w = x + 3
                 if not bad and total >= 0 and (
                     full or self._prefix_ok(seq, p, j, m, tops, bots)
                 ):
                     break  # t_j may leave with m stock cards consumed
                 if m == n:
-                    return j
+                    # E is seq[j:]: the cards above t_j are E without it
+                    cnt[seq[j]] -= 1
+                    return j, total + _term_change(seq[j], tops, bots, cnt, contrib)
                 x = seq[m]
                 stock = True
                 m += 1
                 if m == n and fill and not full:
-                    # talon cards may fill from now on: recount every term with x in
-                    full = True
-                    cnt[x] += 1
-                    cs[x] += 1
-                    contrib = _count_terms(tops, bots, cnt)
-                    total = sum(contrib)
+                    full = True  # talon cards may fill from now on
                     bad = 0
                     badf = [False] * N_CARDS
-                    if total >= 0:
-                        break
-                    return j
-        return -1
+        return -1, None
 
     def _prefix_ok(
         self, seq: list[int], p: int, j: int, m: int, tops: list[int], bots: list[int]
