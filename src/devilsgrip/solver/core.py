@@ -776,6 +776,11 @@ class Search:
         try:
             budget = self.first_budget
             width = BEAM_FIRST_WIDTH
+            if self.max_nodes is not None:
+                # a small node budget (the honest player's samples): the first
+                # beam must still reach the end of the pass
+                stock_left = len(self.seq) - self.p0
+                width = max(1, min(width, self.max_nodes // (4 * max(1, stock_left))))
             if beam:
                 self._beam(width)
             while self.best > self.floor:
