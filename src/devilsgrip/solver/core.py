@@ -427,12 +427,13 @@ class Search:
         ``card`` mode makes only moves ``run`` mode can, so it is bounded too.
         """
         seq = self.seq
-        tops, bots, base_terms = self._grid_counts(g)
         if fixed and p:
+            tops, bots, base_terms = self._grid_counts(g)
             cut, rest = self._count_cut(seq, p, tops, bots, base_terms)
             if rest is not None:
                 return cut + 1 + max(0, -rest)
         else:
+            tops, bots = self._tops_bots(g)
             cut = -1
         cnt = [0] * N_CARDS
         for c in seq[cut + 1:]:
@@ -446,6 +447,15 @@ class Search:
         got = cache.get(g)
         if got is not None:
             return got
+        tops, bots = self._tops_bots(g)
+        got = (tops, bots, _count_terms(tops, bots, [0] * N_CARDS))
+        if len(cache) >= _COUNTS_CACHE:
+            cache.clear()
+        cache[g] = got
+        return got
+
+    def _tops_bots(self, g: Any) -> tuple[list[int], list[int]]:
+        """Per value: the tops and the non-base bottoms of grid ``g``."""
         if self.run_mode:
             tops = [(g >> (2 * c)) & 3 for c in range(N_CARDS)]
             bots = [(g >> (_B_SHIFT + 2 * c)) & 3 if LEVEL_OF[c] else 0
@@ -458,11 +468,7 @@ class Search:
                 b = pile // N_CARDS
                 if LEVEL_OF[b]:
                     bots[b] += 1
-        got = (tops, bots, _count_terms(tops, bots, [0] * N_CARDS))
-        if len(cache) >= _COUNTS_CACHE:
-            cache.clear()
-        cache[g] = got
-        return got
+        return tops, bots
 
     def _count_cut(
         self, seq: list[int], p: int, tops: list[int], bots: list[int], base_terms: list[int]
