@@ -831,8 +831,10 @@ class Search:
         taken in layers of equal ``s``.  A layer is first closed under the
         entering moves that consume no stock card (talon builds, fills from the
         talon once the stock is out, and in ``card`` mode the other grid
-        builds); then its states are ranked by their lower bound and talon
-        size, those whose bound cannot beat the best line found are dropped,
+        builds); then its states are ranked by their lower bound plus their
+        talon size (the cards provably lost, and those dealt that have yet to
+        come in; ties: the lower bound), those whose bound cannot beat the best
+        line found are dropped,
         and the ``width`` best go on: by a fill from the stock (to layer
         ``s + 1``) and by a deal (to layer ``s + draw``).  Every state also ends
         a line (deal the rest, nothing more enters), and the best of those
@@ -882,10 +884,10 @@ class Search:
                     self._set_seq([*tal, *rest])
                     lb = self.lower_bound(g, len(tal), r)
                     if lb < self.best:
-                        ranked.append((lb, len(tal), state))
+                        ranked.append((lb + len(tal), lb, state))
                 if not rest:
                     break
-                ranked.sort(key=lambda x: (x[0], x[1]))
+                ranked.sort(key=lambda x: (x[0], x[1]))  # not the states themselves
                 dealt = rest[:k]
                 for _, _, state in ranked[:width]:
                     g, tal = state
