@@ -1080,11 +1080,10 @@ class Search:
 
     def _dfs(self, g: Any, p: int, r: int, mask: int = 0) -> int:
         self.nodes += 1
-        if self.nodes & 1023 == 0 and (
-            time.perf_counter() > self.deadline
-            or (self.max_nodes is not None and self.nodes > self.max_nodes)
+        if (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline) or (
+            self.max_nodes is not None and self.nodes > self.max_nodes
         ):
-            raise _TimeUp
+            raise _TimeUp  # the clock is read now and then, the node budget kept exactly
         if self.node_cap is not None and self.nodes > self.node_cap:
             raise _PhaseEnd
         seq = self.seq

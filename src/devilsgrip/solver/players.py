@@ -34,6 +34,17 @@ MAX_MOVES: Final = 20_000
 
 NODES_PER_SECOND: Final = 150_000
 """The honest player's node budget per second of ``time_limit`` (a cautious rate)."""
+NODES_PER_SECOND_LAST_PASS: Final = 12_000
+"""The same with no redeal left, where the search's nodes cost far more (the stack
+bounds, the beam's states): ``benchmarks/solver.py`` measures some 35,000 nodes
+a second there against 140,000 in ``classic``, and the honest player's many
+small solves, each with its own set-up, about 12,000."""
+LEAST_NODES: Final = 500
+LEAST_NODES_LAST_PASS: Final = 250
+"""The least budget of one sampled solve: with no redeal left, about what the
+narrowest beam needs to reach the end of the pass from the deal.  When the
+time does not allow that for every sample and move, fewer samples are drawn
+(at least two)."""
 
 Pile = tuple[int, ...]
 
@@ -178,7 +189,13 @@ def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | No
         samples = 1
     rng = random.Random(seed * 1_000_003 + view.moves_played)
     # a node budget, not a clock, so that the choice is the same on any machine
-    nodes = max(500, int(NODES_PER_SECOND * time_limit / (samples * len(moves))))
+    rules = view.rules
+    if rules.redeals is not None and view.redeals_done >= rules.redeals:
+        rate, least = NODES_PER_SECOND_LAST_PASS, LEAST_NODES_LAST_PASS
+        samples = max(min(2, samples), min(samples, int(rate * time_limit / (least * len(moves)))))
+    else:
+        rate, least = NODES_PER_SECOND, LEAST_NODES
+    nodes = max(least, int(rate * time_limit / (samples * len(moves))))
     totals = [0.0] * len(moves)
     for _ in range(samples):
         world = sample_game(view, rng)
