@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
@@ -119,3 +120,14 @@ def test_explain_reasons() -> None:
     h = explain(game, Move.from_text("b1-a1"))
     assert h.code == "frees-space"
     assert h.text() == "frees a space: the 4 of diamonds can come in"
+
+
+def test_honest_never_peels_back_and_forth() -> None:
+    # in card mode two peels can undo each other; the honest player once played
+    # a3-f3 / f3-a3 for a thousand moves here
+    game = play_game(Game(1, rules="literal"), "honest", time_limit=0.05)
+    assert game.is_over()
+    assert game.moves_played < 300
+    builds = [m.text().split("-") for m in game.move_stack]
+    for a, b in itertools.pairwise(builds):
+        assert not (len(a) == len(b) == 2 and a == b[::-1]), (a, b)

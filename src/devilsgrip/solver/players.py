@@ -183,6 +183,24 @@ def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | No
     if not view.stock_count and not view.talon:
         return None  # won
     moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
+    peel = [view.rules.move_unit == "card" and m.kind == MoveKind.BUILD
+            and len(view.grid[m.src]) > 1 for m in moves]
+    if any(peel):
+        # a peel brings no card in: never one back to a position already seen
+        # since the last card came in (two peels could undo each other forever)
+        seen = _seen_since_entering(game)
+        after = game.copy()
+        keep = []
+        for m, p in zip(moves, peel, strict=True):
+            if p:
+                after.push(m)
+                back = _seen_key(after) in seen
+                after.pop()
+                if back:
+                    continue
+            keep.append((m, p))
+        moves = [m for m, _ in keep]
+        peel = [p for _, p in keep]
     if len(moves) <= 1:
         return moves[0] if moves else None
     if view.stock_order is not None or not view.unseen:
@@ -204,8 +222,35 @@ def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | No
             result = solve(world, time_limit=None, max_nodes=nodes, tt_entries=200_000)
             world.pop()
             totals[i] += result.score
-    best = min(range(len(moves)), key=lambda i: (totals[i], i))
+    # on a tie, a move that brings a card in or deals before a peel
+    best = min(range(len(moves)), key=lambda i: (totals[i], peel[i], i))
     return moves[best]
+
+
+_LOOP_MEMORY: Final = 500
+"""How many moves back :func:`_seen_since_entering` looks at most."""
+
+
+def _seen_key(game: Game) -> object:
+    """A position as a player sees it: the grid as a multiset (swaps are free), the
+    talon, the stock's size and the redeals done."""
+    return (tuple(sorted(game.grid)), tuple(game.talon), len(game.stock), game.redeals_done)
+
+
+def _seen_since_entering(game: Game) -> set[object]:
+    """The positions of ``game`` since the last move that brought a card in (this
+    one included), from its history: what the player has seen and remembers."""
+    g = game.copy()
+    seen = {_seen_key(g)}
+    for _ in range(_LOOP_MEMORY):
+        if not g.can_undo:
+            break
+        score = g.score
+        g.pop()
+        if g.score != score:
+            break
+        seen.add(_seen_key(g))
+    return seen
 
 
 # ------------------------------------------------------------------ public
