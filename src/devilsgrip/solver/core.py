@@ -782,12 +782,12 @@ class Search:
         try:
             budget = self.first_budget
             width = BEAM_FIRST_WIDTH
-            if self.max_nodes is not None:
-                # a small node budget (the honest player's samples): the first
-                # beam must still reach the end of the pass
-                stock_left = len(self.seq) - self.p0
-                width = max(1, min(width, self.max_nodes // (4 * max(1, stock_left))))
             if beam:
+                if self.max_nodes is not None:
+                    # a small node budget (the honest player's samples): the first
+                    # beam must still reach the end of the pass
+                    stock_left = len(self.seq) - self.p0
+                    width = max(1, min(width, self.max_nodes // (4 * max(1, stock_left))))
                 self._beam(width)
             while self.best > self.floor:
                 # exhaustive search and playouts take turns with doubling node budgets:
@@ -834,8 +834,8 @@ class Search:
         builds); then its states are ranked by their lower bound plus their
         talon size (the cards provably lost, and those dealt that have yet to
         come in; ties: the lower bound), those whose bound cannot beat the best
-        line found are dropped,
-        and the ``width`` best go on: by a fill from the stock (to layer
+        line found are dropped, and the ``width`` best go on: by a fill from the
+        stock (to layer
         ``s + 1``) and by a deal (to layer ``s + draw``).  Every state also ends
         a line (deal the rest, nothing more enters), and the best of those
         becomes the incumbent when it beats it.  Like the playouts, the beam
@@ -887,7 +887,7 @@ class Search:
                         ranked.append((lb + len(tal), lb, state))
                 if not rest:
                     break
-                ranked.sort(key=lambda x: (x[0], x[1]))  # not the states themselves
+                ranked.sort(key=lambda x: (x[0], x[1]))  # ties keep their order
                 dealt = rest[:k]
                 for _, _, state in ranked[:width]:
                     g, tal = state

@@ -183,24 +183,7 @@ def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | No
     if not view.stock_count and not view.talon:
         return None  # won
     moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
-    peel = [view.rules.move_unit == "card" and m.kind == MoveKind.BUILD
-            and len(view.grid[m.src]) > 1 for m in moves]
-    if any(peel):
-        # a peel brings no card in: never one back to a position already seen
-        # since the last card came in (two peels could undo each other forever)
-        seen = _seen_since_entering(game)
-        after = game.copy()
-        keep = []
-        for m, p in zip(moves, peel, strict=True):
-            if p:
-                after.push(m)
-                back = _seen_key(after) in seen
-                after.pop()
-                if back:
-                    continue
-            keep.append((m, p))
-        moves = [m for m, _ in keep]
-        peel = [p for _, p in keep]
+    moves, peel = _no_peel_back(game, view, moves)
     if len(moves) <= 1:
         return moves[0] if moves else None
     if view.stock_order is not None or not view.unseen:
@@ -225,6 +208,28 @@ def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | No
     # on a tie, a move that brings a card in or deals before a peel
     best = min(range(len(moves)), key=lambda i: (totals[i], peel[i], i))
     return moves[best]
+
+
+def _no_peel_back(game: Game, view: View, moves: list[Move]) -> tuple[list[Move], list[bool]]:
+    """``moves`` without the peels back to a position seen since the last card came
+    in (a peel brings no card in, and two could undo each other forever), and for
+    each move left whether it is a peel."""
+    peel = [view.rules.move_unit == "card" and m.kind == MoveKind.BUILD
+            and len(view.grid[m.src]) > 1 for m in moves]
+    if not any(peel):
+        return moves, peel
+    seen = _seen_since_entering(game)
+    after = game.copy()
+    keep: list[tuple[Move, bool]] = []
+    for m, p in zip(moves, peel, strict=True):
+        if p:
+            after.push(m)
+            back = _seen_key(after) in seen
+            after.pop()
+            if back:
+                continue
+        keep.append((m, p))
+    return [m for m, _ in keep], [p for _, p in keep]
 
 
 _LOOP_MEMORY: Final = 500
