@@ -51,6 +51,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Final
 
 from devilsgrip.cards import CARD_CODES, GRID_SIZE, LEVEL_OF, N_CARDS, PREV
@@ -66,6 +67,10 @@ _BFIELD: Final[tuple[int, ...]] = tuple(1 << (_B_SHIFT + 2 * c) for c in range(N
 _BIT_CARD: Final[dict[int, int]] = {1 << (2 * c): c for c in range(N_CARDS)}
 _T_MASK: Final = (1 << _B_SHIFT) - 1
 _NONBASE_CARDS: Final = tuple(c for c in range(N_CARDS) if LEVEL_OF[c])
+_TB_NONBASE: Final = _T_MASK | (_NONBASE_BOTH << _B_SHIFT)
+"""A run-mode grid's tops and its non-base bottoms."""
+_BYTE_COUNTERS: Final[tuple[tuple[int, int, int, int], ...]] = tuple(
+    (b & 3, (b >> 2) & 3, (b >> 4) & 3, b >> 6) for b in range(256))
 
 _REJECTED: Final = 1 << 30
 BEAM_FIRST_WIDTH: Final = 4
@@ -448,7 +453,10 @@ class Search:
         if got is not None:
             return got
         tops, bots = self._tops_bots(g)
-        got = (tops, bots, _count_terms(tops, bots, [0] * N_CARDS))
+        # with no card entered the term of w is min(bots[w], tops[w - 3]); a base
+        # has no bottoms counted, so its term is 0 whatever tops[w - 3] reads
+        below = [0, 0, 0, *tops[:-3]]
+        got = (tops, bots, [b if b < t else t for b, t in zip(bots, below, strict=True)])
         if len(cache) >= _COUNTS_CACHE:
             cache.clear()
         cache[g] = got
@@ -457,9 +465,10 @@ class Search:
     def _tops_bots(self, g: Any) -> tuple[list[int], list[int]]:
         """Per value: the tops and the non-base bottoms of grid ``g``."""
         if self.run_mode:
-            tops = [(g >> (2 * c)) & 3 for c in range(N_CARDS)]
-            bots = [(g >> (_B_SHIFT + 2 * c)) & 3 if LEVEL_OF[c] else 0
-                    for c in range(N_CARDS)]
+            # four 2-bit counters a byte: tops in the first 12 bytes, bottoms after
+            counts = list(chain.from_iterable(
+                [_BYTE_COUNTERS[x] for x in (g & _TB_NONBASE).to_bytes(24, "little")]))
+            return counts[:N_CARDS], counts[N_CARDS:]
         else:
             tops = [0] * N_CARDS
             bots = [0] * N_CARDS
@@ -557,33 +566,42 @@ class Search:
         supply and less demand, so with all the supply and only the blocked
         demand it is at least the true sum, which is at least 0.
         """
+        # room[w]: the copies of w - 3 that may be tops (now, or from the talon
+        # above t_j, or from the stock so far) less the blocked demand for w;
+        # the term of w is min(bots[w], room[w]), kept up to date as it changes
+        level_of = LEVEL_OF
         present = [t > 0 for t in tops]
-        supply = [0] * N_CARDS
+        room = [0] * N_CARDS
+        for w in _NONBASE_CARDS:
+            room[w] = tops[w - 3]
         for i in range(j + 1, p):
             c = seq[i]
             present[c] = True
-            supply[c] += 1
+            if level_of[c] < 3:
+                room[c + 3] += 1
         for i in range(p, m):
             present[seq[i]] = True
-        demand = [0] * N_CARDS
         total = 0
         for w in _NONBASE_CARDS:
-            total += min(bots[w], tops[w - 3] + supply[w - 3])
+            r = room[w]
+            b = bots[w]
+            total += r if r < b else b
         for i in range(p, m):
             x = seq[i]
-            level = LEVEL_OF[x]
+            level = level_of[x]
             if level < 3:
                 w = x + 3
-                before = min(bots[w], tops[x] + supply[x] - demand[w])
-                supply[x] += 1
-                total += min(bots[w], tops[x] + supply[x] - demand[w]) - before
+                r = room[w] + 1
+                room[w] = r
+                if r <= bots[w]:
+                    total += 1
             if level == 0:
-                demand[x] += 1
                 total -= 1
             elif not present[x - 3]:
-                before = min(bots[x], tops[x - 3] + supply[x - 3] - demand[x])
-                demand[x] += 1
-                total += min(bots[x], tops[x - 3] + supply[x - 3] - demand[x]) - before
+                r = room[x] - 1
+                room[x] = r
+                if r < bots[x]:
+                    total -= 1
             else:
                 continue
             if total < 0:
