@@ -872,6 +872,8 @@ class Search:
                 if not layer:
                     continue
                 rest = stock[s:]
+                rest_count = sum(_FIELD[c] for c in rest)
+                talon_counts: dict[tuple[int, ...], int] = {}  # many states share a talon
                 fills: dict[tuple[Any, tuple[int, ...]], list[tuple[Any, MacroMove]]] = {}
                 work = list(layer)
                 while work:
@@ -879,7 +881,7 @@ class Search:
                     g, tal = state
                     path = layer[state]
                     p = len(tal)
-                    self._set_seq([*tal, *rest])
+                    self._set_seq(tal, rest, rest_count, talon_counts)
                     out = fills[state] = []
                     for mv, g2, _p2, _r2, i in self._moves(g, p, r, len(self.seq), [(p, r)]):
                         if i >= p:  # a fill from the stock
@@ -899,7 +901,7 @@ class Search:
                     if left < self.best:
                         self.best = left
                         self.best_path = list(path)
-                    self._set_seq([*tal, *rest])
+                    self._set_seq(tal, rest, rest_count, talon_counts)
                     lb = self.lower_bound(g, len(tal), r)
                     if lb < self.best:
                         ranked.append((lb + len(tal), lb, state))
@@ -916,9 +918,15 @@ class Search:
         finally:
             self.seq, self.seqcount = saved
 
-    def _set_seq(self, seq: list[int]) -> None:
-        self.seq = seq
-        self.seqcount = sum(_FIELD[c] for c in seq)
+    def _set_seq(self, tal: tuple[int, ...], rest: list[int], rest_count: int,
+                 talon_counts: dict[tuple[int, ...], int]) -> None:
+        """Make ``seq`` the talon ``tal`` then the stock ``rest`` (whose counters are
+        ``rest_count``); ``talon_counts`` keeps the talons' counters."""
+        self.seq = [*tal, *rest]
+        count = talon_counts.get(tal)
+        if count is None:
+            count = talon_counts[tal] = sum(_FIELD[c] for c in tal)
+        self.seqcount = count + rest_count
 
     def _check_time(self) -> None:
         if time.perf_counter() > self.deadline or (
