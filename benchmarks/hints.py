@@ -7,7 +7,8 @@ For each deal, ``--per-deal`` positions are taken: the deal itself, then after
 each hint the hinted move is played and ``--deals-between`` deals (when the
 stock allows) move the game on.  Prints the median, 95th percentile and worst
 seconds of one hint (the target: under 1 s), and how many positions had no
-hint (the game over).
+hint (the game over); and the same as multiples of the baseline timed first in
+the same process, the fixed workload of ``benchmarks/reference.py``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+
+from reference import reference_seconds
 
 from devilsgrip.game import Game
 from devilsgrip.notation import DEAL
@@ -30,6 +33,8 @@ def main() -> None:
     parser.add_argument("--deals-between", type=int, default=5)
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
+    reference = reference_seconds()
+    print(f"baseline (benchmarks/reference.py): {reference * 1000:.1f} ms")
     times: list[float] = []
     none = 0
     for number in range(args.first, args.last + 1):
@@ -54,6 +59,8 @@ def main() -> None:
     print(f"{args.rules:12} deals {args.first}..{args.last}  {len(times)} positions  "
           f"median {statistics.median(times):.2f} s  p95 {p95:.2f} s  "
           f"worst {times[-1]:.2f} s  no hint {none}", flush=True)
+    print(f"{'':12} against the baseline: median {statistics.median(times) / reference:.2f}x  "
+          f"p95 {p95 / reference:.2f}x  worst {times[-1] / reference:.2f}x")
 
 
 if __name__ == "__main__":

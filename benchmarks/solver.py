@@ -5,7 +5,10 @@
 
 Prints per preset: proven %, median and 95th-percentile seconds, nodes per
 second, and the distribution of best scores.  Every line is replayed in the
-engine and must reach the claimed score.
+engine and must reach the claimed score.  The baseline, timed first in the same
+process, is the fixed workload of ``benchmarks/reference.py``: the median and
+95th percentile are also printed as multiples of it, and the search's speed as
+nodes per run of it (figures that move less with the machine and its load).
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import statistics
 import sys
 import time
 from collections import Counter
+
+from reference import reference_seconds
 
 from devilsgrip.game import Game
 from devilsgrip.solver import solve
@@ -27,7 +32,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_preset(preset: str, first: int, last: int, limit: float, verbose: bool) -> None:
+def run_preset(
+    preset: str, first: int, last: int, limit: float, verbose: bool, reference: float
+) -> None:
     seconds: list[float] = []
     scores: Counter[int] = Counter()
     proven = nodes = 0
@@ -53,6 +60,9 @@ def run_preset(preset: str, first: int, last: int, limit: float, verbose: bool) 
           f"proven {100 * proven / count:.1f}%  median {statistics.median(seconds) * 1000:.1f} ms  "
           f"p95 {percentile(seconds, 0.95) * 1000:.1f} ms  "
           f"{nodes / max(total, 1e-9):,.0f} nodes/s  wins {scores[0]}")
+    print(f"{'':12} against the baseline: median {statistics.median(seconds) / reference:.2f}x  "
+          f"p95 {percentile(seconds, 0.95) / reference:.2f}x  "
+          f"{nodes / max(total, 1e-9) * reference:,.0f} nodes per baseline run")
     print(f"{'':12} best scores (score:deals) {dist}", flush=True)
 
 
@@ -72,9 +82,12 @@ def main() -> None:
             limits[name] = float(value)
         else:
             limits = {k: float(item) for k in limits}
+    reference = reference_seconds()
+    print(f"baseline (benchmarks/reference.py): {reference * 1000:.1f} ms")
     start = time.perf_counter()
     for preset in args.presets.split(","):
-        run_preset(preset, args.first, args.last, limits.get(preset, 10.0), args.verbose)
+        run_preset(preset, args.first, args.last, limits.get(preset, 10.0), args.verbose,
+                   reference)
     print(f"total {time.perf_counter() - start:.1f} s")
 
 
