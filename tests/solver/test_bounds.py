@@ -539,6 +539,20 @@ def test_count_bound_never_exceeds_the_optimum(
     assert count_bound(game) <= best, game.position()
 
 
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10**9), rules=st.sampled_from([*_LAST_PASS_RULES, *RULES]))
+def test_counts_balance_at_every_deal(seed: int, rules: str) -> None:
+    """At a deal every cell holds one card, both its top and its bottom, so the
+    counting sum ``D`` is the 24 cards of the grid less the 24 bases of the deck:
+    exactly 0 whatever the order (the README's reason why no count alone can
+    show a loss from the deal on)."""
+    game = Game(rng=random.Random(seed), rules=rules)
+    tops = Counter(pile[-1] for pile in game.grid)
+    bottoms = Counter(pile[0] for pile in game.grid if LEVEL_OF[pile[0]])
+    assert _deficit(list(game.stock), tops, bottoms) == 0
+    assert count_bound(game) == 0
+
+
 def test_count_bound_is_not_vacuous() -> None:
     """With stock left in the last pass it is often above all the other bounds."""
     above = 0
