@@ -1,10 +1,11 @@
 """The speed benchmarks' baseline: a fixed pure-Python workload timed in the same process.
 
 The solver's and the hints' seconds depend on how fast this machine runs Python
-at the moment; on a shared machine the load alone moves them by tens of
-percent.  ``benchmarks/solver.py`` and ``benchmarks/hints.py`` time this
-workload first and print their figures also as multiples of it: those ratios
-move far less between runs and machines, so two runs can be compared by them.
+at the moment: the same hints took up to 15% longer from one run to the next on
+the shared 2-core machine.  ``benchmarks/solver.py`` and ``benchmarks/hints.py``
+time this workload first and print their figures also as multiples of it, so
+that runs made on different machines, or on one machine under different loads,
+can be set side by side.
 
 The workload uses none of the project's code (a change to the project cannot
 change the baseline) and does the kind of work the search does: arithmetic and
