@@ -14,7 +14,7 @@ from test_solver import RULES
 
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV
 from devilsgrip.game import Game
-from devilsgrip.notation import DEAL, REDEAL
+from devilsgrip.notation import DEAL, REDEAL, MoveKind
 from devilsgrip.rules import Rules
 from devilsgrip.solver import solve
 from devilsgrip.solver.core import _BFIELD, _FIELD, TALON, Search, realize
@@ -583,3 +583,69 @@ def test_count_bound_sees_fills_that_cannot_keep_pace() -> None:
     assert count_bound(game) == 24
     with patch.object(Search, "_prefix_ok", lambda self, *args: True):
         assert count_bound(game) == 12
+
+
+def test_a_safe_talon_build_keeps_the_optimum() -> None:
+    """:meth:`Search._safe_build`: where the search takes the talon build as the only
+    child, the position after it is worth exactly the position before (plain
+    exhaustive search of engine states), and so are the search's results."""
+    checked = 0
+    for seed in range(400):
+        rules = ["single-pass", "single-pass,draw=1", "single-pass,fill_from_talon=false",
+                 "single-pass,redeals=1"][seed % 4]
+        game = _stock_out(seed, 6 + seed % 14, rules, seed % 7, split=seed % 2 == 0,
+                          stock_left=seed % 9)
+        search = Search(game)
+        if not game.talon or search._safe_build(search.grid0, search.p0, search.r0) is None:
+            continue
+        after = game.copy()
+        build = next(m for m in after.generate_moves() if m.kind == MoveKind.TALON)
+        after.push(build)
+        try:
+            before_value = brute_force(game, limit=60_000)
+            after_value = brute_force(after, limit=60_000)
+        except RuntimeError:
+            continue
+        assert after_value == before_value, game.position()
+        result = solve(game, time_limit=20)
+        assert result.proven and result.score == before_value, game.position()
+        checked += 1
+    assert checked >= 40
+
+
+def test_no_safe_talon_build_while_the_other_copy_is_to_come() -> None:
+    """The jack of clubs tops the talon and its 8 is a top, but the other jack of
+    clubs is still in the stock: building this one at once loses a card (found by
+    a search of random positions), so :meth:`Search._safe_build` must not."""
+    game = Game.from_position(
+        "3D6D9D,TCKC,6S9S,2S5S8SJS,3S6S9S,4D7DTDKD,2H,3H6H9HQH/"
+        "3C6C9CQC,4D7DTDKD,2D5D8DJD,3H6H9HQH,3D6D9DQD,2C5C8C,4C7CTCKC,4H7HTHKH/"
+        "5C,7STSKS,2S5S8SJS,2D5D8D,2H5H8HJH,4H7HTHKH,8HJH,7STSKS "
+        "5H2CQC9C6C3SJC4S4S 3CQD7C8CQSQS4CJDJC 0 7 single-pass,draw=1"
+    )
+    after = game.copy()
+    after.push(next(m for m in after.generate_moves() if m.kind == MoveKind.TALON))
+    assert (brute_force(game), brute_force(after)) == (9, 10)
+    search = Search(game)
+    assert search._safe_build(search.grid0, search.p0, search.r0) is None
+    result = solve(game, time_limit=20)
+    assert result.proven and result.score == 9
+
+
+def test_no_safe_talon_build_while_a_pile_waits_for_the_same_top() -> None:
+    """The 10 of hearts tops the talon and a 7 of hearts is a top, but a pile has the
+    other 10 of hearts at its bottom and needs that 7 to be emptied: building at
+    once loses three cards (found by a search of random positions)."""
+    game = Game.from_position(
+        "4S7STSKS,3D6D9D,8S,2D5D8DJD,3H6H9HQH,4H7H,2C5C8CJC,2C5C8CJC/"
+        "2D5D8DJD,3D6D9D,3C6C9CQC,4D7DTDKD,9C,4C7CTCKC,3H6H9H,2H5H8HJH/"
+        "7STSKS,3S6S9S,THKH,5H8HJH,3S6S9SQS,7CTCKC,2S5S8SJS,4D7D "
+        "QHJS4HKD4CQD4S 3C2HQSQC6C2STD7HKH5SQDTH 0 6 single-pass"
+    )
+    after = game.copy()
+    after.push(next(m for m in after.generate_moves() if m.kind == MoveKind.TALON))
+    assert (brute_force(game), brute_force(after)) == (13, 16)
+    search = Search(game)
+    assert search._safe_build(search.grid0, search.p0, search.r0) is None
+    result = solve(game, time_limit=20)
+    assert result.proven and result.score == 13

@@ -31,6 +31,8 @@ state is monotone in ``T`` and ``B`` (more tops and bottoms allow every move
 fewer allow, and keep the inclusion after it), so it is dominated.  With
 unlimited redeals a cut at a multiple of ``draw`` (or at ``n``) reaches
 exactly the cuts ``0, draw, 2 draw, .., n``, so those cuts share one key.
+With no redeal left, in ``run`` mode, a talon build whose covered top can
+serve no other card is the only child tried (:meth:`Search._safe_build`).
 
 The search is a depth-first branch and bound on the final score with a
 bounded transposition table holding proven lower bounds.  It takes turns
@@ -1131,7 +1133,9 @@ class Search:
             self._store(key, lb)
             return lb
         value = n
-        moves = self._moves(g, p, r, n)
+        moves = self._safe_build(g, p, r) if self.run_mode and p else None
+        if moves is None:
+            moves = self._moves(g, p, r, n)
         if not self.run_mode:
             self.onpath.add(key)
         applied = self._applied
@@ -1158,6 +1162,42 @@ class Search:
             self.onpath.discard(key)
         self._store(key, value)
         return value
+
+    def _safe_build(
+        self, g: Any, p: int, r: int
+    ) -> list[tuple[MacroMove, Any, int, int, int]] | None:
+        """The talon build of the talon's top card ``c`` when it provably loses nothing
+        (``run`` mode, no redeal left), as the only child; else None.
+
+        Conditions: ``c``'s predecessor is a top, no other card of ``c``'s value is
+        outside the grid, and no pile has ``c`` at its bottom.  Then the top
+        ``c - 3`` can serve nothing but ``c`` itself (a card of value ``c`` by a
+        talon build, or a pile with bottom ``c`` by an emptying build), and the
+        position *B* after the build is at least as good as the position *N*
+        before it: *B* answers every line from *N* move for move and ends with
+        no more cards out.  While ``c`` waits in *N*'s talon, the two differ
+        only in the top ``c - 3`` against ``c`` and in ``c`` on *N*'s talon; every
+        move of *N* but those bringing ``c`` in needs no top ``c - 3`` and
+        exists in *B* with the same effect (same stock, same talon cards
+        otherwise: no redeal can reorder them).  When *N* builds ``c``, the two
+        positions are equal.  When *N* fills a space with ``c`` from the talon
+        by an emptying build of a pile with bottom ``b`` onto a top ``b - 3``,
+        *B* makes no move: *N* then holds a top ``c - 3`` and a bottom ``c``
+        where *B* holds a top ``b - 3`` and a bottom ``b``, and *N*'s pair can
+        serve only the emptying build of the ``c`` pile onto ``c - 3``, which
+        *B* answers by moving its ``b`` pile onto ``b - 3``: the same card fills
+        both spaces and the positions are equal again.  If *N* never brings ``c``
+        in, *B* ends one card better.
+        """
+        if self._redeal_left(r):
+            return None
+        seq = self.seq
+        c = seq[p - 1]
+        prev = PREV[c]
+        if (prev < 0 or not (g >> (2 * prev)) & 3 or (self.seqcount >> (2 * c)) & 3 != 1
+                or (g >> (_B_SHIFT + 2 * c)) & 3):
+            return None
+        return [((p, TALON, -1, -1), g - _FIELD[prev] + _FIELD[c], p - 1, r, p - 1)]
 
     def _store(self, key: Any, value: int) -> None:
         tt = self.tt
