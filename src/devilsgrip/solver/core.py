@@ -877,6 +877,7 @@ class Search:
                 rest_count = sum(_FIELD[c] for c in rest)
                 talon_counts: dict[tuple[int, ...], int] = {}  # many states share a talon
                 fills: dict[tuple[Any, tuple[int, ...]], list[tuple[Any, MacroMove]]] = {}
+                dominated: set[tuple[Any, tuple[int, ...]]] = set()
                 work = list(layer)
                 while work:
                     state = work.pop()
@@ -885,7 +886,12 @@ class Search:
                     p = len(tal)
                     self._set_seq(tal, rest, rest_count, talon_counts)
                     out = fills[state] = []
-                    for mv, g2, _p2, _r2, i in self._moves(g, p, r, len(self.seq), [(p, r)]):
+                    safe = self._safe_build(g, p, r) if self.run_mode and p else None
+                    if safe is not None:
+                        dominated.add(state)  # its safe build's child is as good
+                    for mv, g2, _p2, _r2, i in safe or self._moves(
+                        g, p, r, len(self.seq), [(p, r)]
+                    ):
                         if i >= p:  # a fill from the stock
                             out.append((g2, mv))
                             continue
@@ -895,6 +901,8 @@ class Search:
                             work.append(child)
                 ranked = []
                 for state, path in layer.items():
+                    if state in dominated:
+                        continue
                     g, tal = state
                     self.nodes += 1
                     if self.nodes & 255 == 0:
