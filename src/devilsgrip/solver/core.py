@@ -1177,33 +1177,43 @@ class Search:
         """The talon build of the talon's top card ``c`` when it provably loses nothing
         (``run`` mode, no redeal left), as the only child; else None.
 
-        Conditions: ``c``'s predecessor is a top, no other card of ``c``'s value is
-        outside the grid, and no pile has ``c`` at its bottom.  Then the top
-        ``c - 3`` can serve nothing but ``c`` itself (a card of value ``c`` by a
-        talon build, or a pile with bottom ``c`` by an emptying build), and the
-        position *B* after the build is at least as good as the position *N*
-        before it: *B* answers every line from *N* move for move and ends with
-        no more cards out.  While ``c`` waits in *N*'s talon, the two differ
-        only in the top ``c - 3`` against ``c`` and in ``c`` on *N*'s talon; every
-        move of *N* but those bringing ``c`` in needs no top ``c - 3`` and
-        exists in *B* with the same effect (same stock, same talon cards
-        otherwise: no redeal can reorder them).  When *N* builds ``c``, the two
-        positions are equal.  When *N* fills a space with ``c`` from the talon
-        by an emptying build of a pile with bottom ``b`` onto a top ``b - 3``,
-        *B* makes no move: *N* then holds a top ``c - 3`` and a bottom ``c``
-        where *B* holds a top ``b - 3`` and a bottom ``b``, and *N*'s pair can
-        serve only the emptying build of the ``c`` pile onto ``c - 3``, which
-        *B* answers by moving its ``b`` pile onto ``b - 3``: the same card fills
-        both spaces and the positions are equal again.  If *N* never brings ``c``
-        in, *B* ends one card better.
+        A top ``c - 3`` can serve only a card of value ``c``: by a talon build of
+        it, or by an emptying build of a pile with it at the bottom, once for
+        each copy (a copy that fills a space can then be moved onto one top
+        ``c - 3``, and is never moved again in the search's model).  Conditions:
+        a top ``c - 3``, and either no other card of value ``c`` outside the grid
+        and no pile with ``c`` at its bottom (then the top covered serves
+        nothing but ``c``), or both copies of ``c - 3`` tops (then one is left
+        for the other copy of ``c``, the only other card that could use one).
+        The position *B* after the build is then at least as good as the
+        position *N* before it: *B* answers every line from *N* move for move
+        (moves of the search's model: deals, talon builds, emptying builds with
+        their fills) and ends with no more cards out.  While ``c`` waits in
+        *N*'s talon the two differ only in a top ``c - 3`` against ``c`` and in
+        ``c`` on *N*'s talon, and every move of *N* but those bringing ``c`` in
+        exists in *B* with the same effect: it needs no top ``c - 3`` that *B*
+        lacks, and the stock and the other talon cards are the same (no redeal
+        can reorder them).  When *N* builds ``c``, the two positions are equal.
+        When *N* fills a space with ``c`` from the talon by an emptying build of
+        a pile with bottom ``b`` onto a top ``b - 3``, *B* makes no move: *N* then
+        holds a top ``c - 3`` and a bottom ``c`` where *B* holds a top ``b - 3``
+        and a bottom ``b``, and *N*'s pair can serve only the emptying build of
+        the ``c`` pile onto ``c - 3``, which *B* answers by moving its ``b`` pile
+        onto ``b - 3``: the same card fills both spaces and the positions are
+        equal again.  If *N* never brings ``c`` in, *B* ends one card better.
+        Both conditions are needed: the tests hold a position for each where
+        building at once loses cards.
         """
         if self._redeal_left(r):
             return None
         seq = self.seq
         c = seq[p - 1]
         prev = PREV[c]
-        if (prev < 0 or not (g >> (2 * prev)) & 3 or (self.seqcount >> (2 * c)) & 3 != 1
-                or (g >> (_B_SHIFT + 2 * c)) & 3):
+        if prev < 0:
+            return None
+        covered = (g >> (2 * prev)) & 3
+        if not covered or (covered == 1 and (
+                (self.seqcount >> (2 * c)) & 3 != 1 or (g >> (_B_SHIFT + 2 * c)) & 3)):
             return None
         return [((p, TALON, -1, -1), g - _FIELD[prev] + _FIELD[c], p - 1, r, p - 1)]
 
