@@ -32,7 +32,9 @@ fewer allow, and keep the inclusion after it), so it is dominated.  With
 unlimited redeals a cut at a multiple of ``draw`` (or at ``n``) reaches
 exactly the cuts ``0, draw, 2 draw, .., n``, so those cuts share one key.
 With no redeal left, in ``run`` mode, a talon build whose covered top can
-serve no other card is the only child tried (:meth:`Search._safe_build`).
+serve no other card is the only child tried (:meth:`Search._safe_build`), and
+no move is tried at a cut past the first one where such a build would be
+made (:meth:`Search._safe_cut`).
 
 The search is a depth-first branch and bound on the final score with a
 bounded transposition table holding proven lower bounds.  It takes turns
@@ -1141,9 +1143,17 @@ class Search:
             self._store(key, lb)
             return lb
         value = n
-        moves = self._safe_build(g, p, r) if self.run_mode and p else None
-        if moves is None:
+        safe = self._safe_cut(g, p, r, n) if self.run_mode else None
+        if safe is None:
             moves = self._moves(g, p, r, n)
+        else:
+            # every move at a later cut passes through the position the safe
+            # build is made from, so the moves at the earlier cuts and the safe
+            # build are all the search needs
+            moves = [self._safe_move(g, safe, r)]
+            if safe > p:
+                moves += self._moves(g, p, r, n, [
+                    (q, r) for q in range(p, safe, self.k)])
         if not self.run_mode:
             self.onpath.add(key)
         applied = self._applied
@@ -1204,18 +1214,42 @@ class Search:
         Both conditions are needed: the tests hold a position for each where
         building at once loses cards.
         """
-        if self._redeal_left(r):
+        if self._redeal_left(r) or not self._safe_at(g, p):
             return None
-        seq = self.seq
-        c = seq[p - 1]
+        return [self._safe_move(g, p, r)]
+
+    def _safe_at(self, g: Any, q: int) -> bool:
+        """Whether the talon build of ``seq[q - 1]`` is safe (:meth:`_safe_build`'s
+        conditions; no redeal left assumed)."""
+        if not q:
+            return False
+        c = self.seq[q - 1]
         prev = PREV[c]
         if prev < 0:
-            return None
+            return False
         covered = (g >> (2 * prev)) & 3
-        if not covered or (covered == 1 and (
-                (self.seqcount >> (2 * c)) & 3 != 1 or (g >> (_B_SHIFT + 2 * c)) & 3)):
+        return covered == 2 or (covered == 1 and (self.seqcount >> (2 * c)) & 3 == 1
+                                and not (g >> (_B_SHIFT + 2 * c)) & 3)
+
+    def _safe_move(self, g: Any, q: int, r: int) -> tuple[MacroMove, Any, int, int, int]:
+        """The child of the safe talon build at cut ``q``."""
+        c = self.seq[q - 1]
+        return ((q, TALON, -1, -1), g - _FIELD[PREV[c]] + _FIELD[c], q - 1, r, q - 1)
+
+    def _safe_cut(self, g: Any, p: int, r: int, n: int) -> int | None:
+        """The first cut reachable by deals alone (``p``, ``p + draw``, .., ``n``) at
+        which the talon build is safe, with no redeal left; else None.  Every line
+        that deals past that cut passes through the position with that card on
+        top of the talon, which the build dominates (:meth:`_safe_build`)."""
+        if self._redeal_left(r):
             return None
-        return [((p, TALON, -1, -1), g - _FIELD[prev] + _FIELD[c], p - 1, r, p - 1)]
+        q = p
+        while True:
+            if self._safe_at(g, q):
+                return q
+            if q >= n:
+                return None
+            q = min(q + self.k, n)
 
     def _store(self, key: Any, value: int) -> None:
         tt = self.tt
