@@ -617,38 +617,40 @@ def test_no_safe_talon_build_while_the_other_copy_is_to_come() -> None:
     """The jack of clubs tops the talon and its 8 is a top, but the other jack of
     clubs is still in the stock: building this one at once loses a card (found by
     a search of random positions), so :meth:`Search._safe_build` must not."""
-    game = Game.from_position(
+    _check_building_at_once_loses(
         "3D6D9D,TCKC,6S9S,2S5S8SJS,3S6S9S,4D7DTDKD,2H,3H6H9HQH/"
         "3C6C9CQC,4D7DTDKD,2D5D8DJD,3H6H9HQH,3D6D9DQD,2C5C8C,4C7CTCKC,4H7HTHKH/"
         "5C,7STSKS,2S5S8SJS,2D5D8D,2H5H8HJH,4H7HTHKH,8HJH,7STSKS "
-        "5H2CQC9C6C3SJC4S4S 3CQD7C8CQSQS4CJDJC 0 7 single-pass,draw=1"
+        "5H2CQC9C6C3SJC4S4S 3CQD7C8CQSQS4CJDJC 0 7 single-pass,draw=1",
+        best=9, after_build=10,
     )
+
+
+def _check_building_at_once_loses(position: str, best: int, after_build: int) -> None:
+    """The position is worth ``best`` and ``after_build`` once its talon build is made
+    (exhaustive search); the search does not take the build as safe, and proves
+    ``best``."""
+    game = Game.from_position(position)
     after = game.copy()
     after.push(next(m for m in after.generate_moves() if m.kind == MoveKind.TALON))
-    assert (brute_force(game), brute_force(after)) == (9, 10)
+    assert (brute_force(game), brute_force(after)) == (best, after_build)
     search = Search(game)
     assert search._safe_build(search.grid0, search.p0, search.r0) is None
     result = solve(game, time_limit=20)
-    assert result.proven and result.score == 9
+    assert result.proven and result.score == best
 
 
 def test_no_safe_talon_build_while_a_pile_waits_for_the_same_top() -> None:
     """The 10 of hearts tops the talon and a 7 of hearts is a top, but a pile has the
     other 10 of hearts at its bottom and needs that 7 to be emptied: building at
     once loses three cards (found by a search of random positions)."""
-    game = Game.from_position(
+    _check_building_at_once_loses(
         "4S7STSKS,3D6D9D,8S,2D5D8DJD,3H6H9HQH,4H7H,2C5C8CJC,2C5C8CJC/"
         "2D5D8DJD,3D6D9D,3C6C9CQC,4D7DTDKD,9C,4C7CTCKC,3H6H9H,2H5H8HJH/"
         "7STSKS,3S6S9S,THKH,5H8HJH,3S6S9SQS,7CTCKC,2S5S8SJS,4D7D "
-        "QHJS4HKD4CQD4S 3C2HQSQC6C2STD7HKH5SQDTH 0 6 single-pass"
+        "QHJS4HKD4CQD4S 3C2HQSQC6C2STD7HKH5SQDTH 0 6 single-pass",
+        best=13, after_build=16,
     )
-    after = game.copy()
-    after.push(next(m for m in after.generate_moves() if m.kind == MoveKind.TALON))
-    assert (brute_force(game), brute_force(after)) == (13, 16)
-    search = Search(game)
-    assert search._safe_build(search.grid0, search.p0, search.r0) is None
-    result = solve(game, time_limit=20)
-    assert result.proven and result.score == 13
 
 
 def test_moves_past_a_safe_build_are_left_out_soundly() -> None:

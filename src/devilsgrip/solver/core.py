@@ -1150,10 +1150,8 @@ class Search:
             # every move at a later cut passes through the position the safe
             # build is made from, so the moves at the earlier cuts and the safe
             # build are all the search needs
-            moves = [self._safe_move(g, safe, r)]
-            if safe > p:
-                moves += self._moves(g, p, r, n, [
-                    (q, r) for q in range(p, safe, self.k)])
+            moves = [self._safe_move(g, safe, r), *self._moves(
+                g, p, r, n, [(q, rq) for q, rq in self._cuts(p, n, r) if q < safe])]
         if not self.run_mode:
             self.onpath.add(key)
         applied = self._applied
@@ -1243,13 +1241,7 @@ class Search:
         top of the talon, which the build dominates (:meth:`_safe_build`)."""
         if self._redeal_left(r):
             return None
-        q = p
-        while True:
-            if self._safe_at(g, q):
-                return q
-            if q >= n:
-                return None
-            q = min(q + self.k, n)
+        return next((q for q, _ in self._cuts(p, n, r) if self._safe_at(g, q)), None)
 
     def _store(self, key: Any, value: int) -> None:
         tt = self.tt
