@@ -13,13 +13,16 @@ from devilsgrip.i18n import set_language
 from devilsgrip.notation import Move, MoveKind, format_cards
 from devilsgrip.solver import (
     HINT_CODES,
+    SolveResult,
     choose_move,
     explain,
     hint,
     play_game,
+    players,
     sample_game,
     solve,
 )
+from devilsgrip.solver.players import candidate_moves, guarded_choice
 
 
 @pytest.mark.parametrize("rules", ["classic", "single-pass", "literal"])
@@ -36,12 +39,12 @@ def test_clairvoyant_reaches_the_solver_score() -> None:
     assert game.is_over() and game.score == score == 0
 
 
-def _two_games_same_view(seed: int) -> tuple[Game, Game]:
+def _two_games_same_view(seed: int, rules: str = "classic") -> tuple[Game, Game]:
     """Two positions that agree on all a player sees: only the unseen order differs."""
-    game = late_position(seed, 9, "classic")
+    game = late_position(seed, 9, rules)
     while len(set(game.stock)) < 2:
         seed += 1000
-        game = late_position(seed, 9, "classic")
+        game = late_position(seed, 9, rules)
     stock = list(reversed(game.stock))  # top first
     other_stock = stock[1:] + stock[:1]
     assert other_stock != stock
@@ -49,14 +52,16 @@ def _two_games_same_view(seed: int) -> tuple[Game, Game]:
 
     def make(order: list[int]) -> Game:
         return Game.from_position(
-            f"{'/'.join(rows)} {format_cards(order)} {format_cards(game.talon)} 0 0 classic")
+            f"{'/'.join(rows)} {format_cards(order)} {format_cards(game.talon)} "
+            f"{game.redeals_done} 0 {rules}")
 
     return make(stock), make(other_stock)
 
 
-@pytest.mark.parametrize("seed", [3, 11, 12])
-def test_honest_never_reads_the_hidden_order(seed: int) -> None:
-    a, b = _two_games_same_view(seed)
+@pytest.mark.parametrize(("seed", "rules"), [
+    (3, "classic"), (11, "classic"), (12, "classic"), (3, "single-pass"), (7, "literal")])
+def test_honest_never_reads_the_hidden_order(seed: int, rules: str) -> None:
+    a, b = _two_games_same_view(seed, rules)
     # everything a player sees agrees; only the end announcement may differ
     assert replace(a.view(), over=False) == replace(b.view(), over=False)
     assert a.stock != b.stock
@@ -131,3 +136,60 @@ def test_honest_never_peels_back_and_forth() -> None:
     builds = [m.text().split("-") for m in game.move_stack]
     for a, b in itertools.pairwise(builds):
         assert not (len(a) == len(b) == 2 and a == b[::-1]), (a, b)
+
+
+@pytest.mark.parametrize(("scores", "chosen"), [
+    ([[10, 20], [5, 25]], 0),  # better on one sample, worse on the other: no evidence
+    ([[10, 12, 11], [8, 10, 9]], 1),  # 2 better on every sample
+    ([[10, 10, 10, 10], [4, 10, 10, 10]], 0),  # mean -1.5, standard error 1.5: not 3 of them
+    ([[10, 10], [8, 8], [5, 5]], 2),  # the clearest of two clear winners
+    ([[10, 10], [10, 10]], 0),  # a tie keeps the default
+    ([[9], [10], [12]], 0),  # one sample (the stock is known): only a better score moves
+    ([[10], [9], [12]], 1),
+])
+def test_guarded_choice_leaves_the_default_only_on_clear_evidence(
+        scores: list[list[int]], chosen: int) -> None:
+    assert guarded_choice(scores, 0) == chosen
+
+
+def test_guarded_choice_weighs_the_evidence_by_z() -> None:
+    noisy = [[10, 10, 10, 10], [4, 10, 10, 10]]
+    assert guarded_choice(noisy, 0, z=0.5) == 1
+    assert guarded_choice(noisy, 0, z=1.0) == 0  # -1.5 is not below -1 x 1.5
+    # the default need not be first
+    assert guarded_choice([[12, 12], [10, 10]], 1) == 1
+    assert guarded_choice([[10, 10], [12, 12]], 1) == 0
+
+
+def _fake_solves(monkeypatch: pytest.MonkeyPatch, better: Move, by: list[int]) -> None:
+    """The honest player's solves return 20 cards, less ``by[k]`` after ``better``
+    on the k-th sample (a real solve is far too noisy to pin a choice)."""
+    calls: list[int] = []
+
+    def fake(world: Game, **_: object) -> SolveResult:
+        last = world.move_stack[-1]
+        sample = sum(1 for c in calls if c == 1) if last == better else 0
+        calls.append(1 if last == better else 0)
+        score = 20 - (by[sample % len(by)] if last == better else 0)
+        return SolveResult(score=score, proven=False, moves=(), nodes=1, seconds=0.0,
+                           rules=str(world.rules))
+
+    monkeypatch.setattr(players, "solve", fake)
+
+
+@pytest.mark.parametrize(("by", "follows"), [([3, 3, 3, 3, 3, 3], True), ([9, -3], False)])
+def test_with_no_redeal_left_the_honest_player_keeps_greedys_move_without_evidence(
+        monkeypatch: pytest.MonkeyPatch, by: list[int], follows: bool) -> None:
+    game = Game(2, rules="single-pass")
+    for _ in range(6):
+        game.play(choose_move(game, "greedy") or "d")
+    view = game.view(with_legal=False)
+    moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
+    greedy = choose_move(game, "greedy")
+    other = next(m for m in moves if m != greedy)
+    _fake_solves(monkeypatch, other, by)
+    # a mean 3 better on every sample moves it; 9 better then 3 worse does not
+    assert (choose_move(game, "honest", time_limit=0.1) == other) is follows
+    # with redeals left the plain best mean decides: both are 3 better on average
+    classic = Game.from_position(game.position().replace("single-pass", "classic"))
+    assert choose_move(classic, "honest", time_limit=0.1) == other
