@@ -164,13 +164,14 @@ def test_guarded_choice_weighs_the_evidence_by_z() -> None:
 def _fake_solves(monkeypatch: pytest.MonkeyPatch, better: Move, by: list[int]) -> None:
     """The honest player's solves return 20 cards, less ``by[k]`` after ``better``
     on the k-th sample (a real solve is far too noisy to pin a choice)."""
-    calls: list[int] = []
+    samples_seen = 0
 
     def fake(world: Game, **_: object) -> SolveResult:
-        last = world.move_stack[-1]
-        sample = sum(1 for c in calls if c == 1) if last == better else 0
-        calls.append(1 if last == better else 0)
-        score = 20 - (by[sample % len(by)] if last == better else 0)
+        nonlocal samples_seen
+        score = 20
+        if world.move_stack[-1] == better:
+            score -= by[samples_seen % len(by)]
+            samples_seen += 1
         return SolveResult(score=score, proven=False, moves=(), nodes=1, seconds=0.0,
                            rules=str(world.rules))
 
@@ -193,3 +194,8 @@ def test_with_no_redeal_left_the_honest_player_keeps_greedys_move_without_eviden
     # with redeals left the plain best mean decides: both are 3 better on average
     classic = Game.from_position(game.position().replace("single-pass", "classic"))
     assert choose_move(classic, "honest", time_limit=0.1) == other
+
+
+def test_the_honest_player_needs_a_sample() -> None:
+    with pytest.raises(ValueError, match="samples must be at least 1, not 0"):
+        choose_move(Game(2, rules="single-pass"), "honest", samples=0)

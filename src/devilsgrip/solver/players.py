@@ -311,10 +311,14 @@ def choose_move(
 ) -> Move | None:
     """The move ``player`` ("greedy", "honest" or "clairvoyant") makes here, or None.
 
-    ``time_limit`` bounds the thinking of the honest and clairvoyant players.
+    ``time_limit`` bounds the thinking of the honest and clairvoyant players;
+    ``samples`` is how many stock orders the honest player draws at most for a
+    move (at least 1; fewer when the time is short with no redeal left).
     """
     if player == "greedy":
         return _greedy(game)
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
     if player == "honest":
         return _honest(game, seed, time_limit, samples)
     if player == "clairvoyant":
