@@ -663,8 +663,8 @@ def test_moves_past_a_safe_build_are_left_out_soundly() -> None:
         game = _stock_out(seed, 8 + seed % 12, rules, seed % 5, split=seed % 2 == 0,
                           stock_left=3 + seed % 8)
         search = Search(game)
-        n = len(search.seq)
-        safe = search._safe_cut(search.grid0, search.p0, search.r0, n)
+        cuts = search._cuts(search.p0, len(search.seq), search.r0)
+        safe = search._safe_cut(search.grid0, search.r0, cuts)
         if safe is None or safe == search.p0:
             continue
         try:
@@ -689,7 +689,8 @@ def test_moves_before_a_safe_build_are_kept() -> None:
         "KD4CQCKS6C4D9STS4SJSJH7D9D 3H9C2SQSKC5S7STD5C7C3C7D 0 11 single-pass,draw=1"
     )
     search = Search(game)
-    assert search._safe_cut(search.grid0, search.p0, search.r0, len(search.seq)) > search.p0
+    cuts = search._cuts(search.p0, len(search.seq), search.r0)
+    assert search._safe_cut(search.grid0, search.r0, cuts) > search.p0
     assert brute_force(game) == 17
     result = solve(game, time_limit=20)
     assert result.proven and result.score == 17

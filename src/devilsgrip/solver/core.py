@@ -473,14 +473,13 @@ class Search:
             counts = list(chain.from_iterable(
                 [_BYTE_COUNTERS[x] for x in (g & _TB_NONBASE).to_bytes(24, "little")]))
             return counts[:N_CARDS], counts[N_CARDS:]
-        else:
-            tops = [0] * N_CARDS
-            bots = [0] * N_CARDS
-            for pile in g:
-                tops[pile % N_CARDS] += 1
-                b = pile // N_CARDS
-                if LEVEL_OF[b]:
-                    bots[b] += 1
+        tops = [0] * N_CARDS
+        bots = [0] * N_CARDS
+        for pile in g:
+            tops[pile % N_CARDS] += 1
+            b = pile // N_CARDS
+            if LEVEL_OF[b]:
+                bots[b] += 1
         return tops, bots
 
     def _count_cut(
@@ -1143,15 +1142,16 @@ class Search:
             self._store(key, lb)
             return lb
         value = n
-        safe = self._safe_cut(g, p, r, n) if self.run_mode else None
+        cuts = self._cuts(p, n, r)
+        safe = self._safe_cut(g, r, cuts) if self.run_mode else None
         if safe is None:
-            moves = self._moves(g, p, r, n)
+            moves = self._moves(g, p, r, n, cuts)
         else:
             # every move at a later cut passes through the position the safe
             # build is made from, so the moves at the earlier cuts and the safe
             # build are all the search needs
             moves = [self._safe_move(g, safe, r), *self._moves(
-                g, p, r, n, [(q, rq) for q, rq in self._cuts(p, n, r) if q < safe])]
+                g, p, r, n, [(q, rq) for q, rq in cuts if q < safe])]
         if not self.run_mode:
             self.onpath.add(key)
         applied = self._applied
@@ -1234,14 +1234,15 @@ class Search:
         c = self.seq[q - 1]
         return ((q, TALON, -1, -1), g - _FIELD[PREV[c]] + _FIELD[c], q - 1, r, q - 1)
 
-    def _safe_cut(self, g: Any, p: int, r: int, n: int) -> int | None:
-        """The first cut reachable by deals alone (``p``, ``p + draw``, .., ``n``) at
-        which the talon build is safe, with no redeal left; else None.  Every line
-        that deals past that cut passes through the position with that card on
-        top of the talon, which the build dominates (:meth:`_safe_build`)."""
+    def _safe_cut(self, g: Any, r: int, cuts: list[tuple[int, int]]) -> int | None:
+        """The first of ``cuts`` (those :meth:`_cuts` gives; with no redeal left, the
+        ones reachable by deals alone: ``p``, ``p + draw``, .., ``n``) at which the
+        talon build is safe, with no redeal left; else None.  Every line that
+        deals past that cut passes through the position with that card on top of
+        the talon, which the build dominates (:meth:`_safe_build`)."""
         if self._redeal_left(r):
             return None
-        return next((q for q, _ in self._cuts(p, n, r) if self._safe_at(g, q)), None)
+        return next((q for q, _ in cuts if self._safe_at(g, q)), None)
 
     def _store(self, key: Any, value: int) -> None:
         tt = self.tt
