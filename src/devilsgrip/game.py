@@ -153,6 +153,42 @@ class View:
         }
 
 
+class Source(Enum):
+    """Where a card that filled a space came from."""
+
+    STOCK = "stock"
+    TALON = "talon"
+
+
+@dataclass(frozen=True)
+class MoveEffect:
+    """What a move did, told by the engine from the data it keeps for undo.
+
+    ``cards`` are the cards that moved, bottom to top: the cards a deal turned
+    (in the order turned, the new talon top last), the talon card of a talon
+    build, the run of a grid build; none for a redeal or a swap.  ``onto`` is
+    the card they were put on (builds).  A grid build that emptied its cell
+    says so in ``emptied``; ``fill`` is the card that then filled the space
+    and ``fill_from`` where it came from (None when the space stayed empty).
+    ``piles`` are the two piles of a swap after it (the pile now in
+    ``move.src``, then the one now in ``move.dst``).
+
+    >>> game = Game(5)
+    >>> game.play("d")
+    Move.from_text('d')
+    >>> [CARD_CODES[c] for c in game.last_effect().cards]
+    ['8H', 'KD', 'QD']
+    """
+
+    move: Move
+    cards: tuple[Card, ...] = ()
+    onto: Card | None = None
+    emptied: bool = False
+    fill: Card | None = None
+    fill_from: Source | None = None
+    piles: tuple[Pile, Pile] | None = None
+
+
 class LegalMoves:
     """A live view of the legal moves of a game (like python-chess's)."""
 
@@ -169,8 +205,9 @@ class LegalMoves:
         return len(self._game.generate_moves(swaps=self._swaps))
 
     def __bool__(self) -> bool:
-        return bool(self._game.generate_moves(swaps=False)) or (
-            self._swaps and any(self._game.grid)
+        game = self._game
+        return bool(game.generate_moves(swaps=False)) or (
+            self._swaps and not game.given_up and any(game.grid)
         )
 
     def __contains__(self, move: object) -> bool:
@@ -219,7 +256,7 @@ class Game:
                 ) from exc
             self.number = number
         elif deck is not None:
-            cards = parse_deck(deck) if isinstance(deck, str) else parse_deck(format_deck(deck))
+            cards = parse_deck(deck) if isinstance(deck, str) else parse_deck(_deck_text(deck))
         else:
             cards = [c for _ in range(2) for c in range(N_CARDS)]
             (rng or random.Random()).shuffle(cards)
@@ -350,6 +387,8 @@ class Game:
     def generate_moves(self, swaps: bool = False) -> list[Move]:
         """The legal moves as a list: deal/redeal, talon builds, grid builds, swaps."""
         moves: list[Move] = []
+        if self.given_up:
+            return moves
         stock, talon, grid = self.stock, self.talon, self.grid
         if stock:
             moves.append(DEAL)
@@ -393,6 +432,8 @@ class Game:
         def err(code: str, message: str, **params: Any) -> IllegalMoveError:
             return IllegalMoveError(code, f"{text}: {message}", move=text, **params)
 
+        if self.given_up:
+            return err("game-given-up", "this game was given up")
         if k == _DEAL:
             if not stock:
                 return err("stock-empty", "the stock is empty")
@@ -427,7 +468,7 @@ class Game:
         if not source:
             return err("source-empty", f"{CELL_NAMES[move.src]} is empty",
                        cell=CELL_NAMES[move.src])
-        if self.rules.move_unit == "card" or not target:
+        if self.rules.move_unit == "card" or not target or len(source) == 1:
             return self._fit(source[-1], target, dst, err)
         top = target[-1]
         if IS_TOP[top]:
@@ -499,10 +540,6 @@ class Game:
         the rest of the redo list; any other move clears it.
         """
         m = Move.from_text(move) if isinstance(move, str) else move
-        if self.given_up:
-            raise IllegalMoveError(
-                "game-given-up", f"{m.text()}: this game was given up", move=m.text()
-            )
         problem = self.reason(m)
         if problem is not None:
             raise problem
@@ -607,6 +644,54 @@ class Game:
             self.redeals_done -= 1
         return move
 
+    def last_effect(self) -> MoveEffect | None:
+        """What the last move played did (None before the first move)."""
+        if not self._stack:
+            return None
+        move, info = self._stack[-1]
+        k = move.kind
+        grid = self.grid
+        if k == _DEAL:
+            return MoveEffect(move, tuple(self.talon[len(self.talon) - info:]))
+        if k == _TALON:
+            pile = grid[move.dst]
+            return MoveEffect(move, (pile[-1],), onto=pile[-2])
+        if k == _BUILD:
+            n, fill = info >> 2, info & 3
+            target = grid[move.dst]
+            source = grid[move.src]
+            emptied = fill != _FILL_NONE or not source
+            return MoveEffect(
+                move,
+                tuple(target[-n:]),
+                onto=target[-n - 1],
+                emptied=emptied,
+                fill=source[0] if fill != _FILL_NONE else None,
+                fill_from=(Source.STOCK if fill == _FILL_STOCK
+                           else Source.TALON if fill == _FILL_TALON else None),
+            )
+        if k == _SWAP:
+            return MoveEffect(move, piles=(grid[move.src], grid[move.dst]))
+        return MoveEffect(move)
+
+    def preview(self, move: Move | str) -> MoveEffect:
+        """What ``move`` would do here (checked like :meth:`play`; the game is unchanged).
+
+        The effect names the card that would fill a space: a screen or a hint
+        that must not show the stock's order leaves ``fill`` out.
+        """
+        m = Move.from_text(move) if isinstance(move, str) else move
+        problem = self.reason(m)
+        if problem is not None:
+            raise problem
+        self.push(m)
+        try:
+            effect = self.last_effect()
+        finally:
+            self.pop()
+        assert effect is not None
+        return effect
+
     def undo(self) -> Move:
         """Take back the last move; :meth:`redo` plays it again."""
         if not self.can_undo:
@@ -624,7 +709,13 @@ class Game:
         return move
 
     def give_up(self) -> None:
-        """End the game now; its score is counted as it stands."""
+        """End the game now; its score is counted as it stands.
+
+        A won game cannot be given up (:class:`IllegalMoveError` ``game-won``);
+        giving up twice changes nothing.  A given-up game has no legal moves.
+        """
+        if self.is_won():
+            raise IllegalMoveError("game-won", "the game is won: there is nothing to give up")
         self.given_up = True
 
     # ------------------------------------------------------------- game over
@@ -939,6 +1030,17 @@ _COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position",
                                    "Score", "Result"})
 _TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 _COMMENT_RE: Final = re.compile(r"\{[^}]*\}|;[^\n]*")
+
+
+def _deck_text(cards: Iterable[Card]) -> str:
+    """A list of card ints as a deck string; raises :class:`DeckError` for a non-card."""
+    codes: list[str] = []
+    for pos, card in enumerate(cards, start=1):
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < N_CARDS:
+            raise DeckError("deck-unknown-card", f"position {pos}: unknown card '{card!r}'",
+                            position=pos, card=repr(card)[:20])
+        codes.append(CARD_CODES[card])
+    return " ".join(codes)
 
 
 def _escape(value: str) -> str:

@@ -428,6 +428,17 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "store-unreadable": N_("cannot open the database {path}: {reason}; it was left untouched"),
     "store-write-failed": N_("cannot save to the database {path}: {reason}"),
     "store-no-game": N_("there is no game {game_id} in the database {path}"),
+    "store-game-changed": N_("game {game_id} was changed by another window or program"),
+    # picking up and dropping (the table layer)
+    "pick-empty": N_("{cell} is empty: there is nothing to pick up"),
+    "drop-off-grid": N_("cards are dropped on the grid, not on the stock or the talon"),
+    "drop-from-stock": N_("the stock is dealt, not dropped"),
+    "swap-off-grid": N_("only the cells of the grid swap their piles"),
+    "place-unknown": N_("unknown place '{place}' (a1 .. h3, stock, talon)"),
+    # the lifecycle of a game (PlaySession)
+    "game-finished": N_("this game is finished: its result stands"),
+    "game-won": N_("the game is won: there is nothing to give up"),
+    "game-live": N_("this game is still being played"),
     "store-none": N_("no database"),
 }
 """English template (a catalog source string) of every known reason code."""
@@ -477,10 +488,9 @@ def error_text(
     if code == "deck-wrong-cards":
         return _deck_problem(params, cat)
     if code.startswith("store-"):
+        # the store names its schema version in "supported" (i18n does not import the store)
         for name in ("path", "reason", "found", "supported", "game_id"):
             values.setdefault(name, "")
-        if not values["supported"]:
-            values["supported"] = _schema_version()
     if code == "game-number-range":
         values["max"] = MAX_GAME_NUMBER
     if code == "rules-bad-value":
@@ -497,14 +507,6 @@ def error_text(
     if template is None:
         return fallback if fallback is not None else code
     return cat.gettext(template).format_map(values)
-
-
-def _schema_version() -> str:
-    try:
-        from devilsgrip.store import SCHEMA_VERSION
-    except ImportError:  # pragma: no cover - the store is part of the package
-        return ""
-    return str(SCHEMA_VERSION)
 
 
 def _deck_problem(params: Mapping[str, Any], cat: gettext.NullTranslations) -> str:

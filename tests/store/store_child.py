@@ -3,7 +3,7 @@
     python store_child.py DB SEED [COUNT]
 
 Starts game number SEED through a PlaySession on DB and plays a deterministic
-stream of actions (moves, undo, redo, hints, restarts) chosen by
+stream of actions (moves, undo, redo, hints) chosen by
 :func:`choose`.  After each action returns it prints ``ack N KIND MOVE`` and
 flushes: that action was acknowledged.  Without COUNT it never stops (the test
 kills it); with COUNT it stops after COUNT actions and prints ``done``.
@@ -27,11 +27,9 @@ def choose(game: Game, rng: random.Random) -> tuple[str, str | None]:
     if r < 0.19:
         moves = game.generate_moves()
         return "hint", moves[0].text() if moves else None
-    if r < 0.195 and game.moves_played:
-        return "restart", None
     moves = game.generate_moves(swaps=r > 0.97)
-    if not moves:
-        return ("undo", None) if game.can_undo else ("restart", None)
+    if not moves or game.is_won():
+        return "undo", None
     return "move", rng.choice(moves).text()
 
 
@@ -43,8 +41,6 @@ def apply(target: object, kind: str, move: str | None) -> None:
         target.undo()  # type: ignore[attr-defined]
     elif kind == "redo":
         target.redo()  # type: ignore[attr-defined]
-    elif kind == "restart":
-        target.restart()  # type: ignore[attr-defined]
     elif kind == "hint" and hasattr(target, "record_hint"):
         target.record_hint(move)
 
@@ -62,6 +58,8 @@ def main(argv: list[str]) -> int:
     rng = random.Random(seed)
     n = 0
     while count is None or n < count:
+        if session.final:  # a won game takes no more actions
+            break
         kind, move = choose(session.game, rng)
         apply(session, kind, move)
         assert session.saving, session.warning

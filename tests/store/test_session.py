@@ -1,4 +1,8 @@
-"""PlaySession: autosave of every action, resume, ends, restarts; settings and web sessions."""
+"""PlaySession: autosave of every action, resume, ends; settings and web sessions.
+
+The lifecycle (final results, leaving, play again, the clock, one writer per
+game) has its own file, test_lifecycle.py.
+"""
 
 from __future__ import annotations
 
@@ -64,8 +68,6 @@ def test_resume_replays_a_long_random_session(store: Store) -> None:
             session.undo()
         elif r < 0.25 and session.game.can_redo:
             session.redo()
-        elif r < 0.26:
-            session.restart()
         else:
             session.play(rng.choice(session.game.generate_moves(swaps=r > 0.95)))
     assert session.game_id is not None
@@ -75,20 +77,18 @@ def test_resume_replays_a_long_random_session(store: Store) -> None:
     assert again.game.redo_stack == session.game.redo_stack
 
 
-def test_over_then_undo_reopens_and_final_result_counts(store: Store) -> None:
+def test_over_is_a_status_until_the_game_is_left(store: Store) -> None:
     session = PlaySession.start(store, number=3, rules="single-pass")
-    play_to_end(session.game, seed=1)  # played on the engine directly: not saved ...
-    moves = session.game.move_stack
-    session = PlaySession.start(store, number=3, rules="single-pass")
-    for move in moves:  # ... so play them again through the session
+    for move in play_to_end(Game(3, rules="single-pass"), seed=1).move_stack:
         session.play(move)
     gid = session.game_id
     assert gid is not None
     info = store.game_info(gid)
-    assert info is not None and info.status == "over" and info.ended is not None
-    assert session.ended is not None
+    assert info is not None and info.status == "over" and not info.final
+    assert info.ended is None and session.ended is None
     final_score = info.score
-    assert store.stats("single-pass").played == 1
+    assert store.stats("single-pass").played == 0  # over but still open: not counted yet
+    assert gid in [g.id for g in store.unfinished_games()]
 
     undone = 0
     while session.game.is_over():
@@ -96,60 +96,42 @@ def test_over_then_undo_reopens_and_final_result_counts(store: Store) -> None:
         undone += 1
     assert undone >= 1
     info = store.game_info(gid)
-    assert info is not None
-    assert info.status == "in progress" and info.ended is None
-    assert session.ended is None
-    assert store.stats("single-pass").played == 0
-    assert gid in [g.id for g in store.unfinished_games()]
-    for _ in range(undone):  # back to the end: the result counts again
+    assert info is not None and info.status == "in progress"
+    for _ in range(undone):  # back to the end
         session.redo()
+    assert session.leave() == "over"
     info = store.game_info(gid)
-    assert info is not None and info.status == "over" and info.score == final_score
-    assert store.stats("single-pass").played == 1
-    session.undo()
-    session.give_up()
-    info = store.game_info(gid)
-    assert info is not None and info.status == "given up" and info.score >= final_score
-    assert store.stats("single-pass").given_up == 1
-    session.give_up()  # twice: nothing more
-    assert [k for k, _m in store.events(gid)].count("giveup") == 1
+    assert info is not None and info.status == "over" and info.final
+    assert info.score == final_score and info.ended is not None
+    stats = store.stats("single-pass")
+    assert (stats.played, stats.given_up, stats.unfinished) == (1, 0, 0)
+    with pytest.raises(IllegalMoveError) as refused:
+        session.undo()
+    assert refused.value.code == "game-finished"
 
 
-def test_win_is_recorded_and_cannot_be_given_up(store: Store) -> None:
+def test_win_is_final_and_cannot_be_given_up(store: Store) -> None:
     position = near_won_position(3)
     session = PlaySession.start(store, position=position)
     for move in win_moves(position):
         session.play(move)
-    assert session.game_id is not None
+    assert session.game_id is not None and session.final
     info = store.game_info(session.game_id)
-    assert info is not None and info.status == "won" and info.score == 0
+    assert info is not None and info.status == "won" and info.score == 0 and info.final
     assert info.start_position == position
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError) as refused:
         session.give_up()
-    # the finishing flourish (swaps) keeps it won
-    for swap in session.game.arrangement():
-        session.play(swap)
+    assert refused.value.code == "game-won"
+    for action in (session.undo, session.redo,
+                   lambda: session.play(session.game.arrangement()[0])):
+        with pytest.raises(IllegalMoveError) as refused:
+            action()
+        assert refused.value.code == "game-finished"
     info = store.game_info(session.game_id)
-    assert info is not None and info.status == "won"
+    assert info is not None and info.status == "won" and info.moves == 3
     assert store.stats().won == 1
-    assert PlaySession.resume(store, session.game_id).game.is_won()
-
-
-def test_restart_keeps_id_unless_given_up(store: Store) -> None:
-    session = PlaySession.start(store, number=9)
-    gid = session.game_id
-    session.play("d")
-    session.restart()
-    assert session.game_id == gid and session.game.redo_stack == [Game(9).generate_moves()[0]]
-    session.redo()
-    session.give_up()
-    session.restart()
-    assert session.game_id != gid and session.game_id is not None
-    assert not session.game.given_up and session.game.moves_played == 0
-    old = store.game_info(gid or 0)
-    assert old is not None and old.status == "given up"
-    assert store.current_game("local") == session.game_id
-    assert PlaySession.resume(store, session.game_id).game.position() == Game(9).position()
+    resumed = PlaySession.resume(store, session.game_id)
+    assert resumed.game.is_won() and resumed.final and not resumed.can_undo
 
 
 def test_resume_unknown_game(store: Store) -> None:
@@ -163,6 +145,7 @@ def test_unfinished_games_newest_first_per_owner(store: Store) -> None:
     b = PlaySession.start(store, number=2)
     PlaySession.start(store, number=3, owner="web:x")
     done = PlaySession.start(store, number=4)
+    done.play("d")
     done.give_up()
     a.play("d")  # a was played last
     assert [g.id for g in store.unfinished_games()] == [a.game_id, b.game_id]

@@ -10,16 +10,22 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from devilsgrip import table
 from devilsgrip.cards import CELL_NAMES
 from devilsgrip.game import Game
-from devilsgrip.i18n import translate_error
 from devilsgrip.notation import DEAL, MoveKind, grid_build, swap, talon_build
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
-from devilsgrip.tui.screens import DealNumberScreen, HelpScreen, ResumeScreen, StatsScreen
+from devilsgrip.tui.screens import (
+    ConfirmScreen,
+    DealNumberScreen,
+    HelpScreen,
+    ResumeScreen,
+    StatsScreen,
+)
 
 PathKeys = Callable[[int, int, int], tuple[list[str], int]]
 SIZE = (80, 24)
@@ -93,7 +99,8 @@ def test_pick_and_drop_plays_a_grid_build_and_saves_it(store: Store,
             assert session.game.position() == expected.position()
             assert session.game_id is not None
             assert store.events(session.game_id) == [("move", build.text())]
-            assert status(app) == f"Played {build.text()}."
+            said = table.say_event(table.act(Game(1), build), expected, table.Words("en"))
+            assert status(app) == said and build.text() not in said
 
     asyncio.run(scenario())
 
@@ -116,7 +123,7 @@ def test_illegal_drop_is_refused_with_its_reason(store: Store, path_keys: PathKe
             await goto(pilot, path_keys, cell)
             await pilot.press("enter")
             assert screen.session.game.moves_played == 1
-            assert status(app) == translate_error(reason)
+            assert status(app) == table.say_error(reason, table.Words("en"))
             assert app.screen.query_one("#status", Static).has_class("-error")
             assert screen.picked is None
 
@@ -172,7 +179,7 @@ def test_deal_undo_redo_and_clicks(store: Store) -> None:
             assert "69 cards" in str(app.screen.query_one("#place-stock").render())
             await pilot.press("u")
             assert (len(game.stock), len(game.talon)) == (72, 0)
-            assert status(app) == "Took back d."
+            assert status(app).startswith("Taken back: ") and "the stock" in status(app)
             await pilot.press("U")
             assert (len(game.stock), len(game.talon)) == (69, 3)
             await pilot.click("#place-stock")
@@ -180,7 +187,7 @@ def test_deal_undo_redo_and_clicks(store: Store) -> None:
             assert screen.cursor == STOCK
             await pilot.press("u", "u", "u")
             assert game.moves_played == 0
-            assert status(app) == translate_error(_error_of(game.undo))
+            assert status(app) == table.say_error(_error_of(game.undo), table.Words("en"))
             gid = screen.session.game_id
             assert gid is not None
             kinds = [k for k, _m in store.events(gid)]
@@ -218,16 +225,25 @@ def test_new_game_deal_by_number_stats_and_help(store: Store) -> None:
         app = make_app(store, number=1)
         async with app.run_test(size=SIZE) as pilot:
             screen = game_screen(app)
-            first = screen.session.game_id
-            await pilot.press("n")
-            assert screen.session.game_id != first
+            first = screen.session
+            await pilot.press("n")  # no move yet: nothing to ask, the old game is deleted
+            assert screen.session is not first and screen.session.game.moves_played == 0
+            assert first.game_id is not None and store.game_info(first.game_id) is None
+            await pilot.press("d")
+            await pilot.press("n")  # a game with a move: leaving it is asked first
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("n")  # no: keep playing
+            assert app.screen is screen and screen.session.game.moves_played == 1
             await pilot.press("g")
             assert isinstance(app.screen, DealNumberScreen)
             await pilot.press("a", "enter")  # not a number: the dialog stays
             assert isinstance(app.screen, DealNumberScreen)
             await pilot.press("4", "2", "enter")
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("y")
             assert app.screen is screen
             assert screen.session.game.number == 42
+            assert store.stats().given_up == 1  # the game left counts as given up
             await pilot.press("s")
             assert isinstance(app.screen, StatsScreen)
             await pilot.press("escape")
@@ -311,3 +327,22 @@ def test_the_resume_offer_can_be_declined(store: Store) -> None:
 
     asyncio.run(scenario())
     assert [g.id for g in store.unfinished_games()][-1] == old.game_id
+
+
+def test_quitting_keeps_a_game_in_play_and_leaves_nothing_behind(store: Store) -> None:
+    """A game with moves is kept for next time; one without a move, or over, is left."""
+
+    async def launch(moves: int) -> None:
+        app = make_app(store, number=6)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(moves):
+                await pilot.press("d")
+            await pilot.press("q")
+
+    for _ in range(3):  # launching `tui --game 6` and quitting at once, three times
+        asyncio.run(launch(0))
+    assert store.games() == []  # no 0-move game is left behind
+    asyncio.run(launch(2))
+    kept = store.unfinished_games()
+    assert [g.moves for g in kept] == [2] and not kept[0].final
+    assert store.stats().played == 0

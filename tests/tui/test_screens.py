@@ -13,9 +13,10 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from devilsgrip import table
 from devilsgrip.cards import SUIT_OF, make_card
 from devilsgrip.game import Game, Rating
-from devilsgrip.i18n import rating_label, set_language, translate_error, translations
+from devilsgrip.i18n import rating_label, set_language, translations
 from devilsgrip.notation import DEAL, Move, talon_build
 from devilsgrip.session import PlaySession
 from devilsgrip.solver import play_game
@@ -81,7 +82,7 @@ def test_snapshot_game_over_screen_after_a_win(store: Store, screen_text: Screen
         app = make_app(store, number=9)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
-            screen.dg_app.show_session(PlaySession.start(store, position=position))
+            app.show_session(PlaySession.start(store, position=position))
             await pilot.pause()
             source = TALON if last.kind.name == "TALON" else last.src
             keys, memory = path_keys(screen.cursor, screen.memory, source)
@@ -126,16 +127,16 @@ def test_game_over_screen_when_no_card_can_enter(store: Store) -> None:
             over = app.screen
             assert isinstance(over, GameOverScreen)
             assert not over.won and over.score == game.score
-            assert over.best == game.score  # this finished game is the deal's best so far
+            assert over.best is None  # no other game of this deal has ended
+            assert not over.final  # over, not left: it may still be undone
             await pilot.press("escape")
             assert app.screen is screen
             await pilot.press("s")
             stats = app.screen
             assert isinstance(stats, StatsScreen) and stats.stats is not None
-            assert stats.stats.played == 1
+            assert (stats.stats.played, stats.stats.unfinished) == (0, 1)  # over, still open
             body = str(stats.query_one("#stats-body", Static).render())
-            assert "1 game finished" in body
-            assert f"best score: {over.score}" in body
+            assert "0 games finished" in body and "1 game unfinished" in body
             await pilot.press("escape")
             # over is a status, not a lock: undo still works
             await pilot.press("u")
@@ -194,7 +195,7 @@ def test_a_hint_is_computed_in_a_worker_and_shown(store: Store) -> None:
             move = screen.hint_move
             assert move is not None
             assert screen.session.game.reason(move) is None
-            assert screen.status.startswith(f"Hint: {move.text()}: ")
+            assert screen.status.startswith("Hint: ") and move.text() not in screen.status
             for place in screen.hint_places:
                 name = "talon" if place == TALON else None
                 widget = screen._places[place]
@@ -232,8 +233,8 @@ def test_the_screen_speaks_french(store: Store) -> None:
             screen.picked = TALON
             screen.cursor = cell
             await pilot.press("enter")
-            assert screen.status == translate_error(reason, "fr")
-            assert screen.status != translate_error(reason, "en")
+            assert screen.status == table.say_error(reason, table.Words("fr"))
+            assert screen.status != table.say_error(reason, table.Words("en"))
 
     set_language("fr")
     asyncio.run(scenario())
@@ -266,7 +267,7 @@ def test_the_screen_answers_while_a_hint_is_thought_of_and_drops_a_stale_one(
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert screen.hint_move is None  # computed for a position that is gone
-            assert screen.status == "Played d."
+            assert screen.status.startswith("Dealt 3 cards: ")
 
     asyncio.run(scenario())
 

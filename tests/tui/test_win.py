@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,9 @@ from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import TALON
 from devilsgrip.tui.screens import GameOverScreen
+
+NOTATION = re.compile(r"\b(?:[a-h][1-3]|t)\s*[-=]\s*[a-h][1-3]\b")
+"""Move notation (``a1-c2``, ``a1=c2``, ``t-c2``) inside a sentence."""
 
 PathKeys = Callable[[int, int, int], tuple[list[str], int]]
 WINNABLE = 2
@@ -75,24 +79,35 @@ def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
             screen = app.screen
             assert isinstance(screen, GameScreen)
             game = screen.session.game
+            said: list[str] = []
             for i, (move, keys) in enumerate(zip(result.moves, presses, strict=True)):
-                await send_keys(app, keys)
+                for key in keys:  # every line the status shows on the way: picks, moves
+                    await send_keys(app, [key])
+                    said.append(screen.status)
                 await wait_for(pilot, lambda i=i: game.moves_played > i)  # type: ignore[misc]
                 assert game.move_stack[i] == move, (i, move, screen.status)
+                said.append(screen.status)
+            # every sentence reads as words, never as move notation
+            assert not [s for s in said if NOTATION.search(s)]
+            assert all(s[:1].isupper() or not s[:1].isalpha() for s in said if s)
             assert game.move_stack[: len(result.moves)] == list(result.moves)
             assert game.is_won()
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
             over = app.screen
             assert isinstance(over, GameOverScreen)
             assert over.won and over.score == 0
-            # the flourish played the arrangement: jacks, queens, kings row by row
-            tops = [RANK_OF[pile[-1]] for pile in game.grid]
+            # the flourish showed the arrangement: jacks, queens, kings row by row, on
+            # screen only; the arranging swaps are not moves of the game
+            assert screen.display_grid is not None
+            tops = [RANK_OF[pile[-1]] for pile in screen.display_grid]
             assert tops == [11] * 8 + [12] * 8 + [13] * 8
-            assert game.arrangement() == []
+            shown = [str(screen.query_one(f"#place-{name}").render()) for name in ("a1", "a3")]
+            assert shown[0].startswith("J") and shown[1].startswith("K")
+            assert game.moves_played == len(result.moves)
             assert screen.session.game_id is not None
             info = store.game_info(screen.session.game_id)
-            assert info is not None and info.status == "won"
-            assert info.moves == game.moves_played
+            assert info is not None and info.status == "won" and info.final
+            assert info.moves == len(result.moves)
             await pilot.press("n")
             assert app.screen is screen
             assert screen.session.game.moves_played == 0

@@ -20,9 +20,11 @@ from devilsgrip.web.server import COOKIE_NAME
 
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"
-STATE_KEYS = {"view", "game", "can_undo", "can_redo", "last_move", "announce", "arrangement",
-              "lang"}
-GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "started", "elapsed"}
+STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "last_move", "announce",
+              "arrangement", "lang"}
+GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
+             "leave_asks", "started", "elapsed", "clock_running"}
+LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end"}
 
 
 def state(client: TestClient) -> dict[str, Any]:
@@ -56,6 +58,9 @@ def test_game_state_is_the_engine_view(client: TestClient) -> None:
     data = client.get("/api/game").json()
     assert set(data) == STATE_KEYS
     assert set(data["game"]) == GAME_KEYS
+    assert set(data["labels"]) == LABEL_KEYS
+    assert data["labels"]["deal"] == "Game 1" and data["labels"]["rules"] == "Classic"
+    assert data["game"]["final"] is False and data["game"]["leave_asks"] is False
     assert data["view"] == view_of(Game(1))
     assert data["game"]["number"] == 1
     assert data["game"]["rules"] == "classic"
@@ -99,7 +104,7 @@ def test_swap_and_the_announcement(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
-        ({"move": "a1-a2"}, 409, "no-card-fits"),
+        ({"move": "a1-a2"}, 409, "wrong-rank"),
         ({"move": "t-c2"}, 409, "talon-empty"),
         ({"move": "r"}, 409, "stock-not-empty"),
         ({"move": "zz"}, 400, "move-bad-text"),
@@ -150,10 +155,16 @@ def test_undo_and_redo(client: TestClient) -> None:
 
 def test_restart_and_new(client: TestClient) -> None:
     start = state(client)
-    post(client, "/api/move", {"move": "d"})
-    restarted = post(client, "/api/restart").json()
-    assert restarted["view"] == start["view"]
-    assert restarted["can_redo"] is True
+    played = post(client, "/api/move", {"move": "d"}).json()
+    assert played["game"]["leave_asks"] is True  # the page asks before leaving it
+    restarted = post(client, "/api/restart").json()  # ... and the API always proceeds
+    assert restarted["view"] == start["view"] and restarted["view"]["moves"] == 0
+    assert restarted["can_redo"] is False and restarted["can_undo"] is False
+    assert restarted["game"]["id"] != start["game"]["id"]  # a new stored game
+    assert restarted["game"]["number"] == 1
+    assert "counts as given up" in restarted["announce"]
+    stats = client.get("/api/stats").json()
+    assert (stats["played"], stats["given_up"]) == (1, 1)
     new = post(client, "/api/new", {"game": 7}).json()
     assert new["game"]["number"] == 7 and new["view"] == view_of(Game(7))
     assert new["game"]["id"] != start["game"]["id"]
@@ -198,14 +209,15 @@ def test_largest_game_number(client: TestClient) -> None:
 
 def test_give_up_then_solution(client: TestClient) -> None:
     r = client.get("/api/solution")
-    assert assert_refused(r, 409)["error"] == "game-not-over"
+    assert assert_refused(r, 409)["error"] == "game-live"
     post(client, "/api/move", {"move": "d"})
     data = post(client, "/api/giveup").json()
     assert data["view"]["given_up"] is True and data["can_undo"] is False
     assert "gave up" in data["announce"]
     assert assert_refused(post(client, "/api/move", {"move": "d"}), 409)["error"] == (
-        "game-given-up"
+        "game-finished"
     )
+    assert assert_refused(post(client, "/api/undo"), 409)["error"] == "game-finished"
     r = client.get("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
@@ -226,7 +238,7 @@ def test_solution_is_a_read_only_replay(client: TestClient) -> None:
         post(client, "/api/move", {"move": move})
     # not before the end, and asking changes nothing
     before = state(client)
-    assert assert_refused(client.get("/api/solution"), 409)["error"] == "game-not-over"
+    assert assert_refused(client.get("/api/solution"), 409)["error"] == "game-live"
     assert state(client) == before
     ended = post(client, "/api/giveup").json()
     ended["game"].pop("elapsed", None)
@@ -257,7 +269,7 @@ def test_solution_is_a_read_only_replay(client: TestClient) -> None:
 
 
 def test_solution_of_an_over_game(make_client: MakeClient) -> None:
-    """A game that is over (not given up) may see the line too; undo reopens it."""
+    """A game that is over (not given up) may see the line too; then it is final."""
     from devilsgrip.solver import play_game
 
     played = play_game(Game(1, rules="single-pass"), "greedy")
@@ -266,21 +278,27 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     for move in played.move_stack:
         assert post(client, "/api/move", {"move": move.text()}).status_code == 200
     over = state(client)
+    assert over["can_undo"] is True and over["game"]["final"] is False
+    assert client.get("/api/stats").json()["played"] == 0  # over but open: not counted yet
     r = client.get("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
     assert solution["positions"][0]["rules"] == "single-pass"
     assert solution["positions"][-1]["score"] == solution["score"]
-    assert state(client) == over
-    post(client, "/api/undo")
-    assert assert_refused(client.get("/api/solution"), 409)["error"] == "game-not-over"
+    after = state(client)
+    assert after["view"] == over["view"] and after["game"]["final"] is True
+    assert after["can_undo"] is False
+    # the line is known now: the game cannot be reopened to play it
+    assert assert_refused(post(client, "/api/undo"), 409)["error"] == "game-finished"
+    stats = client.get("/api/stats").json()
+    assert (stats["played"], stats["given_up"]) == (1, 0)
 
 
 def test_hint_is_a_legal_move(client: TestClient) -> None:
     r = client.get("/api/hint")
     assert r.status_code == 200, r.text
     hint = r.json()
-    assert set(hint) == {"move", "code", "text", "cells"}
+    assert set(hint) == {"move", "code", "text", "cells", "places"}
     assert hint["move"] in view_of(Game(1))["legal"]
     assert isinstance(hint["text"], str) and hint["text"]
     assert all(cell in CELL_NAMES for cell in hint["cells"])
@@ -462,11 +480,18 @@ def test_won_game_has_its_arrangement(client: TestClient) -> None:
     mirror.play_all(list(result.moves))
     assert data["arrangement"] == [m.text() for m in mirror.arrangement()]
     assert "won" in data["announce"]
+    assert data["game"]["final"] is True and data["can_undo"] is False
+    # the arrangement is shown by the page, never played: the game takes no more moves
+    for text in data["arrangement"][:1]:
+        assert assert_refused(post(client, "/api/move", {"move": text}), 409)["error"] == (
+            "game-finished")
+    grid = list(data["view"]["grid"])
     for text in data["arrangement"]:
-        data = post(client, "/api/move", {"move": text}).json()
-    assert data["arrangement"] == []
-    rows = [[pile[-1][0] for pile in data["view"]["grid"][r * 8:(r + 1) * 8]] for r in range(3)]
+        a, b = (CELL_NAMES.index(c) for c in text.split("="))
+        grid[a], grid[b] = grid[b], grid[a]
+    rows = [[pile[-1][0] for pile in grid[r * 8:(r + 1) * 8]] for r in range(3)]
     assert rows == [["J"] * 8, ["Q"] * 8, ["K"] * 8]
+    assert state(client)["view"]["moves"] == len(result.moves)
 
 
 # -------------------------------------------------------------- the page
@@ -555,3 +580,30 @@ def test_public_endpoints_make_no_session(client: TestClient) -> None:
     # a known browser's chosen language applies there too
     client.post("/api/settings", json={"lang": "es"})
     assert client.get("/api/i18n", headers={"accept-language": "da"}).json()["lang"] == "es"
+
+
+def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
+                                                              make_client: MakeClient) -> None:
+    """The same browser (cookie) on two servers of one database: each write is checked."""
+    db = tmp_path / "shared.sqlite3"
+    first = make_client(db=db, game=4)
+    state(first)  # the browser's session and its game
+    second = make_client(db=db)
+    second.cookies.set(COOKIE_NAME, first.cookies[COOKIE_NAME])
+    assert state(second)["game"]["id"] == state(first)["game"]["id"]
+    assert post(first, "/api/move", {"move": "d"}).status_code == 200
+    # the second server read the game before that move: its write is refused, not mixed in
+    refused = post(second, "/api/move", {"move": "d"})
+    assert assert_refused(refused, 409)["error"] == "game-changed"
+    shown = state(second)
+    assert shown["view"]["moves"] == 1 and shown["view"] == state(first)["view"]
+    assert post(second, "/api/move", {"move": "d"}).status_code == 200
+    assert assert_refused(post(first, "/api/move", {"move": "d"}), 409)["error"] == (
+        "game-changed")
+    # nothing acknowledged is lost, and the stored moves replay
+    from devilsgrip.store import Store
+
+    with Store.open(db) as store:
+        gid = state(first)["game"]["id"]
+        assert store.load_game(gid).moves_played == 2
+    assert state(first)["view"]["moves"] == 2

@@ -7,6 +7,7 @@ page: drag and drop, clicks, the keyboard.  Screenshots go to test-artifacts/.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from itertools import pairwise
@@ -149,6 +150,34 @@ def deal_until(page: Page, want: Callable[[State], bool], limit: int = 30) -> St
     raise AssertionError("no position found")
 
 
+NOTATION = re.compile(r"\b(?:[a-h][1-3]|t)\s*[-=]\s*[a-h][1-3]\b")
+"""Move notation (``a1-c2``, ``a1=c2``, ``t-c2``) inside a sentence."""
+
+
+def listen_to_sentences(page: Page) -> None:
+    """From now on, keep every text the page puts in its message line, its live region
+    and its dialogs in ``window.__said``."""
+    page.evaluate("""() => {
+        window.__said = [];
+        const keep = (el) => {
+            const t = (el.textContent || '').trim();
+            if (t) window.__said.push(t);
+        };
+        const watch = (el) => new MutationObserver(() => keep(el)).observe(
+            el, {childList: true, characterData: true, subtree: true});
+        for (const id of ['message', 'announce']) watch(document.getElementById(id));
+        for (const d of document.querySelectorAll('dialog')) watch(d);
+    }""")
+
+
+def drag_with_shift(page: Page, source: str, target: str) -> None:
+    page.keyboard.down("Shift")
+    try:
+        drag(page, source, target)
+    finally:
+        page.keyboard.up("Shift")
+
+
 def no_errors(page: Page) -> None:
     errors: list[str] = page.errors  # type: ignore[attr-defined]
     assert not [e for e in errors if "status of 4" not in e], errors
@@ -220,22 +249,73 @@ def test_drag_a_card_and_an_illegal_drop_snaps_back(open_page: Callable[..., Pag
     no_errors(page)
 
 
-def test_drag_onto_an_occupied_cell_that_does_not_take_it_swaps(
+def test_a_drop_on_a_pile_that_does_not_take_it_goes_back_with_the_reason(
     open_page: Callable[..., Page],
 ) -> None:
-    page = open_page(1)
+    """No silent swap: a wrong drop changes nothing and says why; a swap is deliberate."""
+    page = open_page(5, motion="no-preference")
     st = state(page)
     grid = st["view"]["grid"]
-    legal = set(st["view"]["legal"])
-    a, b = next((x, y) for x in CELL_NAMES for y in CELL_NAMES
-                if x != y and f"{x}-{y}" not in legal)
-    drag(page, cell(a) + " img", cell(b) + " img")
+    # deal 5: 3 of diamonds in a1, 9 of diamonds in b1, which does not take it
+    assert grid[0] == ["3D"] and grid[1] == ["9D"]
+    assert "a1-b1" not in st["view"]["legal"]
+    drag(page, cell("a1") + " img", cell("b1") + " img")
     ready(page)
     after = state(page)
-    first, second = sorted((a, b), key=CELL_NAMES.index)
-    assert after["last_move"] == f"{first}={second}"
-    assert after["view"]["grid"][CELL_NAMES.index(a)] == grid[CELL_NAMES.index(b)]
-    assert after["view"]["score"] == st["view"]["score"]
+    assert after["view"] == st["view"] and after["last_move"] is None
+    assert_shows(page, st)
+    message = page.locator("#message")
+    assert "error" in (message.get_attribute("class") or "")
+    text = message.text_content() or ""
+    assert "3 of diamonds is a base" in text, text
+    assert page.locator(".ghost").count() == 0
+    # the swap is offered, and only taken when asked for
+    page.click("#message button.offer")
+    ready(page)
+    swapped = state(page)
+    assert swapped["last_move"] == "a1=b1" and swapped["view"]["moves"] == 1
+    assert swapped["view"]["grid"][0] == ["9D"] and swapped["view"]["grid"][1] == ["3D"]
+    assert swapped["view"]["score"] == st["view"]["score"]
+    # Shift while dropping swaps at once (the deliberate gesture)
+    drag_with_shift(page, cell("a1") + " img", cell("b1") + " img")
+    ready(page)
+    again = state(page)
+    assert again["last_move"] == "a1=b1" and again["view"]["grid"][:2] == [["3D"], ["9D"]]
+    # so does x on the keyboard
+    page.focus(cell("a1"))
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("x")
+    ready(page)
+    assert state(page)["view"]["grid"][:2] == [["9D"], ["3D"]]
+    no_errors(page)
+
+
+def test_leaving_a_game_with_moves_asks_first(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    first = state(page)
+    assert first["game"]["leave_asks"] is False
+    page.click("#btn-new")  # no move yet: the dialog opens at once
+    page.locator("#dlg-new").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.keyboard.press("d")
+    ready(page)
+    page.click("#btn-new")
+    page.locator("#new-random").click()
+    page.locator("#dlg-confirm").wait_for(state="visible")
+    assert "given up" in (page.locator("#confirm-text").text_content() or "")
+    page.locator("#dlg-confirm button.close").click()  # no: the game goes on
+    ready(page)
+    assert state(page)["game"]["id"] == first["game"]["id"]
+    page.click("#btn-new")
+    page.locator("#new-random").click()
+    page.click("#confirm-yes")
+    ready(page)
+    fresh = state(page)
+    assert fresh["game"]["id"] != first["game"]["id"] and fresh["view"]["moves"] == 0
+    stats = page.evaluate("() => fetch('/api/stats').then(r => r.json())")
+    assert (stats["played"], stats["given_up"]) == (1, 1)
+    no_errors(page)
 
 
 def test_click_to_move_and_double_click(open_page: Callable[..., Page]) -> None:
@@ -497,6 +577,7 @@ def test_a_whole_deal_won_through_the_page(open_page: Callable[..., Page]) -> No
     result = solve(Game(1), time_limit=20.0)
     assert result.score == 0, "deal 1 is won by the solver"
     page = open_page(1)
+    listen_to_sentences(page)
     moves = [m.text() for m in result.moves]
     for k, move in enumerate(moves):
         if k == len(moves) - 12:
@@ -517,10 +598,17 @@ def test_a_whole_deal_won_through_the_page(open_page: Callable[..., Page]) -> No
     st = state(page)
     assert st["view"]["won"] and st["view"]["score"] == 0
     assert "0" in (page.locator("#end-score").text_content() or "")
-    # the finishing swaps put jacks on top, queens in the middle, kings below
+    # the finishing swaps put jacks on top, queens in the middle, kings below: on the
+    # page only, they are not moves
     tops = shown(page)["tops"]
     assert [t[0] for t in tops] == ["J"] * 8 + ["Q"] * 8 + ["K"] * 8
-    assert st["arrangement"] == []
+    assert st["arrangement"] and st["view"]["moves"] == len(moves)
+    assert page.locator("#moves").text_content() == str(len(moves))
+    assert st["can_undo"] is False and page.locator("#btn-undo").is_disabled()
+    # every sentence the page showed or spoke reads as words, never as move notation
+    said: list[str] = page.evaluate("() => window.__said")
+    assert len(said) > len(moves)
+    assert not [s for s in said if NOTATION.search(s)], [s for s in said if NOTATION.search(s)]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "won-desktop.png"))
     # play this deal again

@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
+        app.close_session()
         if store is not None:
             store.close()
     return 0

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from devilsgrip.cards import CELL_NAMES, PREV
 from devilsgrip.game import Game
-from devilsgrip.i18n import _, card_label
+from devilsgrip.i18n import _, card_label, translations
 from devilsgrip.notation import Move, MoveKind, parse_card
 from devilsgrip.solver.players import choose_move
 
@@ -28,26 +28,28 @@ class Hint:
     code: str
     params: dict[str, str] = field(default_factory=dict)
 
-    def text(self) -> str:
-        """The reason in a few words, in the current language."""
+    def text(self, lang: str | None = None) -> str:
+        """The reason in a few words, in ``lang`` (None: the process language)."""
         p = self.params
+        cat = translations(lang) if lang is not None else None
+        gettext = cat.gettext if cat is not None else _
 
         def card(key: str) -> str:
-            return card_label(parse_card(p[key]), definite=True)
+            return card_label(parse_card(p[key]), lang, definite=True)
 
         if self.code == "talon-build":
-            return _("{card} goes on {target} in {cell}").format(
+            return gettext("{card} goes on {target} in {cell}").format(
                 card=card("card"), target=card("target"), cell=p["cell"]
             )
         if self.code == "frees-space":
-            return _("frees a space: {card} can come in").format(card=card("card"))
+            return gettext("frees a space: {card} can come in").format(card=card("card"))
         if self.code == "fills-space":
-            return _("frees a space for the next card of the stock")
+            return gettext("frees a space for the next card of the stock")
         if self.code == "uncovers":
-            return _("uncovers {card}").format(card=card("card"))
+            return gettext("uncovers {card}").format(card=card("card"))
         if self.code == "redeal":
-            return _("turn the talon over: nothing more can come in on this pass")
-        return _("deal: no card can come in yet")
+            return gettext("turn the talon over: nothing more can come in on this pass")
+        return gettext("deal: no card can come in yet")
 
     def to_dict(self) -> dict[str, object]:
         return {"move": self.move.text(), "code": self.code, "params": dict(self.params),
@@ -65,13 +67,12 @@ def explain(game: Game, move: Move) -> Hint:
                                           "target": CARD_CODES[PREV[card]],
                                           "cell": CELL_NAMES[move.dst]})
     if move.kind == MoveKind.BUILD:
-        src = grid[move.src]
-        run = game.rules.move_unit == "run"
-        target_top = grid[move.dst][-1]
-        moved_from = src.index(target_top + 3) if run else len(src) - 1
+        effect = game.preview(move)  # the engine says which cards the build moves
         params = {"from": CELL_NAMES[move.src], "cell": CELL_NAMES[move.dst]}
-        if moved_from > 0:
-            return Hint(move, "uncovers", {**params, "card": CARD_CODES[src[moved_from - 1]]})
+        source = grid[move.src]
+        if not effect.emptied:
+            beneath = source[len(source) - len(effect.cards) - 1]
+            return Hint(move, "uncovers", {**params, "card": CARD_CODES[beneath]})
         if len(game.stock) == 0 and talon:
             return Hint(move, "frees-space", {**params, "card": CARD_CODES[talon[-1]]})
         return Hint(move, "fills-space", params)

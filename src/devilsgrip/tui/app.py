@@ -1,11 +1,20 @@
-"""The terminal game's application: the store, the session, the settings."""
+"""The terminal game's application: the store, the session, the settings.
+
+The application hands the session and the settings down to the game screen
+and answers the messages it posts up (a new game, play again, statistics,
+the four-colour deck, quit); the lifecycle itself is the table layer's and the
+session's.
+"""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
+from textual import on
 from textual.app import App
 
+from devilsgrip import table
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, translate_error
 from devilsgrip.session import PlaySession
@@ -39,6 +48,7 @@ class DevilsGripApp(App[None]):
         store_error: StoreError | None = None,
         flourish_delay: float = 0.25,
         hint_time: float = 1.0,
+        solve_time: float = 10.0,
     ) -> None:
         super().__init__()
         self.store = store
@@ -50,30 +60,28 @@ class DevilsGripApp(App[None]):
         """A problem to show once the game screen opens (e.g. a game that would not resume)."""
         self.flourish_delay = flourish_delay
         self.hint_time = hint_time
+        self.solve_time = solve_time
         self.session: PlaySession | None = None
         self.game_screen: GameScreen | None = None
-        self.four_colour = self._setting(FOUR_COLOUR_KEY) == "1"
+        settings = table.decode_settings(self._saved_settings())
+        self.four_colour: bool = settings["four_colour"]
 
     # ------------------------------------------------------------ settings
-    def _setting(self, key: str) -> str | None:
+    def _saved_settings(self) -> dict[str, str]:
         if self.store is None:
-            return None
+            return {}
         try:
-            return self.store.get_setting(OWNER, key)
+            return self.store.settings(OWNER)
         except DevilsGripError:
-            return None
+            return {}
 
     def toggle_four_colour(self) -> bool:
         self.four_colour = not self.four_colour
         if self.store is not None:
             with contextlib.suppress(DevilsGripError):
-                self.store.set_setting(OWNER, FOUR_COLOUR_KEY, "1" if self.four_colour else "0")
+                self.store.set_setting(OWNER, FOUR_COLOUR_KEY,
+                                       table.encode_setting(self.four_colour))
         return self.four_colour
-
-    def take_warning(self) -> str | None:
-        """The pending warning, once."""
-        warning, self.warning = self.warning, None
-        return warning
 
     # --------------------------------------------------------------- start
     def on_mount(self) -> None:
@@ -100,25 +108,72 @@ class DevilsGripApp(App[None]):
             self.warning = translate_error(exc)
             self.start_game()
             return
+        session.resume_clock()
         self.show_session(session)
 
     def start_game(self, number: int | None = None, deck: str | None = None) -> None:
-        """A new game (a random numbered deal unless ``number`` or ``deck``).
-
-        Raises the engine's error for a bad number or deck (nothing changes then).
-        """
-        rules = str(self.session.game.rules) if self.session is not None else self.rules
-        session = PlaySession.start(self.store, number=number, deck=deck, rules=rules,
+        """The first game of this run (a random numbered deal unless ``number`` or ``deck``)."""
+        session = PlaySession.start(self.store, number=number, deck=deck, rules=self.rules,
                                     owner=OWNER, store_error=self.store_error)
         self.show_session(session)
 
-    def show_session(self, session: PlaySession) -> None:
+    def show_session(self, session: PlaySession, event: table.Event | None = None) -> None:
         self.session = session
+        warning, self.warning = self.warning, None
         if self.game_screen is None:
-            self.game_screen = GameScreen(session)
+            self.game_screen = GameScreen(
+                session, four_colour=self.four_colour, hint_time=self.hint_time,
+                solve_time=self.solve_time, flourish_delay=self.flourish_delay,
+                warning=warning)
             self.push_screen(self.game_screen)
         else:
-            self.game_screen.set_session(session)
+            self.game_screen.set_session(session, event, warning)
+
+    # ------------------------------------------------- messages from the game
+    @on(GameScreen.NewGame)
+    def new_game(self, message: GameScreen.NewGame) -> None:
+        self._replace(lambda old: table.new_game(old, number=message.number))
+
+    @on(GameScreen.PlayAgain)
+    def play_again(self, message: GameScreen.PlayAgain) -> None:
+        self._replace(table.play_again)
+
+    def _replace(self, how: Callable[[PlaySession], tuple[PlaySession, table.Event]]) -> None:
+        session = self.session
+        if session is None or self.game_screen is None:
+            return
+        try:
+            fresh, event = how(session)
+        except DevilsGripError as exc:
+            self.game_screen.refuse(exc)
+            return
+        self.show_session(fresh, event)
+
+    @on(GameScreen.ToggleFourColour)
+    def four_colour_toggled(self, message: GameScreen.ToggleFourColour) -> None:
+        on_now = self.toggle_four_colour()
+        if self.game_screen is not None:
+            self.game_screen.set_four_colour(on_now)
+
+    @on(GameScreen.ShowStats)
+    def stats_asked(self, message: GameScreen.ShowStats) -> None:
+        self.show_stats(message.rules)
+
+    @on(GameScreen.Quit)
+    def quit_asked(self, message: GameScreen.Quit) -> None:
+        self.close_session()
+        self.exit()
+
+    def close_session(self) -> None:
+        """The terminal game closes: the game is kept, or left when there is nothing to keep.
+
+        Called when the player quits, and once more by the command after the
+        app has stopped (Ctrl+C); the second call finds nothing to do.
+        """
+        session, self.session = self.session, None
+        if session is not None:
+            with contextlib.suppress(DevilsGripError):
+                table.close(session)
 
     # ---------------------------------------------------------- statistics
     def show_stats(self, rules: str) -> None:

@@ -1,40 +1,41 @@
 """The main screen: the table, the cursor, and the keys and clicks that make moves.
 
-The screen holds no rule of its own: it turns keys and clicks into
-:class:`~devilsgrip.notation.Move` values and asks the engine through the
-:class:`~devilsgrip.session.PlaySession`, which checks and saves them.  A
-refused move is shown with its translated reason.
+The screen holds no rule and no lifecycle decision of its own: it turns keys
+and clicks into places, and the table layer (:mod:`devilsgrip.table`) says
+what a drop means and tells every move in words; the
+:class:`~devilsgrip.session.PlaySession` checks, saves and ends games.
+Whatever needs the application (a new game, statistics, the colours, quitting)
+is posted up as a message; the application hands the session down.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from devilsgrip import table
 from devilsgrip.cards import GRID_SIZE
-from devilsgrip.errors import DevilsGripError, IllegalMoveError
-from devilsgrip.game import Game
-from devilsgrip.i18n import _, card_label, ngettext, rating_label, translate_error
-from devilsgrip.notation import DEAL, REDEAL, Move, grid_build, swap, talon_build
-from devilsgrip.tui.places import STOCK, TALON, Place, move_places, place_name, step
-from devilsgrip.tui.screens import GameOverScreen, HelpScreen
+from devilsgrip.errors import DevilsGripError
+from devilsgrip.game import Game, Pile
+from devilsgrip.i18n import _
+from devilsgrip.notation import Move
+from devilsgrip.table import STOCK, TALON, Event, Place, Words
+from devilsgrip.tui.places import step
+from devilsgrip.tui.screens import ConfirmScreen, GameOverScreen, HelpScreen
 from devilsgrip.tui.widgets import PileCell, PlaceWidget, StockBox, TalonBox
 
 if TYPE_CHECKING:
     from devilsgrip.session import PlaySession
     from devilsgrip.solver import Hint
-    from devilsgrip.tui.app import DevilsGripApp
-
-SPACE_CODES = frozenset({"target-empty", "source-empty"})
-"""Reasons a build is refused because one of the two cells is a space: then the drop swaps."""
 
 
 class GameScreen(Screen[None]):
@@ -55,15 +56,47 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "hint", show=False),
         Binding("n", "new_game", show=False),
         Binding("g", "deal_number", show=False),
+        Binding("R,shift+r", "restart", show=False),
+        Binding("G,shift+g", "give_up", show=False),
         Binding("s", "stats", show=False),
         Binding("f1", "help", show=False),
         Binding("c", "four_colour", show=False),
         Binding("q", "quit", show=False),
     ]
 
-    def __init__(self, session: PlaySession) -> None:
+    # ------------------------------------------------------ messages up
+    class NewGame(Message):
+        """The player leaves this game for a new deal (``number``: that deal)."""
+
+        def __init__(self, number: int | None = None) -> None:
+            super().__init__()
+            self.number = number
+
+    class PlayAgain(Message):
+        """The player leaves this game for a new game of the same deal."""
+
+    class ShowStats(Message):
+        def __init__(self, rules: str) -> None:
+            super().__init__()
+            self.rules = rules
+
+    class ToggleFourColour(Message):
+        """The four-colour deck on or off (the application keeps the setting)."""
+
+    class Quit(Message):
+        """The player closes the terminal game."""
+
+    def __init__(self, session: PlaySession, *, four_colour: bool = False,
+                 hint_time: float = 1.0, solve_time: float = 10.0,
+                 flourish_delay: float = 0.25, warning: str | None = None) -> None:
         super().__init__()
         self.session = session
+        self.four_colour = four_colour
+        self.hint_time = hint_time
+        self.solve_time = solve_time
+        self.solution_shown = False
+        """The best line of this game has been shown (the game is final from then on)."""
+        self.flourish_delay = flourish_delay
         self.cursor: Place = 0
         self.memory = 0
         self.picked: Place | None = None
@@ -72,6 +105,9 @@ class GameScreen(Screen[None]):
         self.busy = False
         """True while the win's arrangement plays: keys wait."""
         self.status = ""
+        self.display_grid: list[Pile] | None = None
+        """The grid as shown when it differs from the game's (the arranged won grid)."""
+        self._warning = warning
         self._token = 0
         self._was_over = session.game.is_over()
         self._best = session.best_score()
@@ -80,12 +116,6 @@ class GameScreen(Screen[None]):
         self._saving = session.saving
 
     # ----------------------------------------------------------- building
-    @property
-    def dg_app(self) -> DevilsGripApp:
-        from devilsgrip.tui.app import DevilsGripApp
-
-        return cast(DevilsGripApp, self.app)
-
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Grid(id="grid"):
@@ -105,42 +135,74 @@ class GameScreen(Screen[None]):
         yield Static(id="keys")
 
     def on_mount(self) -> None:
+        self._arrange_if_won()
         self.refresh_table()
         self.greet()
 
     # ---------------------------------------------------------- the session
-    def set_session(self, session: PlaySession) -> None:
-        """Play another game on this screen (new game, deal by number, resume)."""
+    def set_session(self, session: PlaySession, event: Event | None = None,
+                    warning: str | None = None) -> None:
+        """Play another game on this screen (new game, play again, resume)."""
         self.session = session
         self.picked = None
         self.busy = False
+        self._pending = []
+        self.display_grid = None
+        self.solution_shown = False
         self._clear_hint()
         self._token += 1
         self._was_over = session.game.is_over()
         self._best = session.best_score()
+        self._warning = warning
+        self._arrange_if_won()
         self.refresh_table()
-        self.greet()
+        if event is not None and not warning and session.saving:
+            self.say(table.say_event(event, session.game, Words()))
+        else:
+            self.greet()
+
+    def set_four_colour(self, on_now: bool) -> None:
+        self.four_colour = on_now
+        self.refresh_table()
+        self.say(_("Four-colour deck on.") if on_now else _("Four-colour deck off."))
 
     def greet(self) -> None:
         """The first line of a game: a problem to know about, else how to get help."""
         self._saving = self.session.saving
-        problems = [p for p in (self.dg_app.take_warning(), self.session.warning) if p]
+        problems = [p for p in (self._warning, table.saving_warning(self.session, Words()))
+                    if p]
+        self._warning = None
         if problems:
-            self.say("  ".join(problems), error=True)
+            self.say("  ".join(table.sentence(p) for p in problems), error=True)
         elif self.session.game.moves_played:
             self.say(_("Game resumed. Press F1 for the rules and keys."))
         else:
             self.say(_("New game. Press F1 for the rules and keys."))
 
+    def _arrange_if_won(self) -> None:
+        """A won game is shown arranged (its jacks, queens and kings in their rows)."""
+        game = self.session.game
+        if game.is_won():
+            grid = list(game.grid)
+            for move in game.arrangement():
+                grid[move.src], grid[move.dst] = grid[move.dst], grid[move.src]
+            self.display_grid = grid
+
     # ------------------------------------------------------------- drawing
     def refresh_table(self) -> None:
         game = self.session.game
         view = game.view(with_legal=False)
-        four = self.dg_app.four_colour
+        four = self.four_colour
+        grid = self.display_grid if self.display_grid is not None else view.grid
         for cell in range(GRID_SIZE):
-            cast(PileCell, self._places[cell]).show(view.grid[cell], four)
-        cast(StockBox, self._places[STOCK]).show(view.stock_count)
-        cast(TalonBox, self._places[TALON]).show(view.talon, four)
+            widget = self._places[cell]
+            assert isinstance(widget, PileCell)
+            widget.show(grid[cell], four)
+        stock = self._places[STOCK]
+        talon = self._places[TALON]
+        assert isinstance(stock, StockBox) and isinstance(talon, TalonBox)
+        stock.show(view.stock_count)
+        talon.show(view.talon, four)
         for place, widget in self._places.items():
             widget.set_class(place == self.cursor, "-cursor")
             widget.set_class(place == self.picked, "-picked")
@@ -150,47 +212,33 @@ class GameScreen(Screen[None]):
         self.query_one("#keys", Static).update(self.keys_text())
 
     def title_text(self) -> Text:
-        game = self.session.game
+        about = table.summary(self.session, Words(), self._best)
         text = Text(_("Devil's Grip"), style="bold")
-        if game.number is not None:
-            deal = _("game {number}").format(number=game.number)
-        else:
-            deal = _("a dealt deck")
-        text.append(f"  ·  {deal}  ·  ")
-        text.append(_("rules: {rules}").format(rules=str(game.rules)))
+        text.append(f"  ·  {about.deal}  ·  {about.rules}")
         if not self.session.saving:
             text.append("  ·  ")
             text.append(_("not saving"), style="bold red")
         return text
 
     def info_text(self) -> Text:
-        game = self.session.game
-        view = game.view(with_legal=False)
+        about = table.summary(self.session, Words(), self._best)
         text = Text()
-        text.append(_("score: {score}").format(score=view.score), style="bold")
+        text.append(_("score: {score}").format(score=about.score), style="bold")
         text.append("   ")
-        text.append(_("rating: {rating}").format(rating=rating_label(view.rating)))
+        text.append(_("rating: {rating}").format(rating=about.rating))
         text.append("\n")
-        text.append(ngettext("{n} move", "{n} moves", view.moves_played).format(
-            n=view.moves_played))
+        text.append(Words().ngettext("{n} move", "{n} moves", about.moves).format(
+            n=about.moves))
         text.append("   ")
-        if view.redeals_left is None:
-            text.append(_("redeals: unlimited"))
-        else:
-            text.append(ngettext("{n} redeal left", "{n} redeals left", view.redeals_left)
-                        .format(n=view.redeals_left))
+        text.append(about.redeals)
         text.append("\n")
-        if view.given_up:
-            text.append(_("given up"), style="bold")
-        elif view.won:
-            text.append(_("won"), style="bold green")
-        elif view.over:
-            text.append(_("game over"), style="bold")
-        else:
-            text.append(_("in progress"))
-        if self._best is not None:
+        game = self.session.game
+        style = "bold green" if game.is_won() else "bold" if self.session.final or \
+            game.is_over() else ""
+        text.append(about.status, style=style)
+        if about.best is not None:
             text.append("   ")
-            text.append(_("best on this deal: {score}").format(score=self._best))
+            text.append(_("best on this deal: {score}").format(score=about.best))
         return text
 
     def keys_text(self) -> Text:
@@ -219,7 +267,7 @@ class GameScreen(Screen[None]):
         widget.set_class(error, "-error")
 
     def refuse(self, exc: DevilsGripError) -> None:
-        self.say(translate_error(exc), error=True)
+        self.say(table.say_error(exc, Words()), error=True)
 
     # ------------------------------------------------------------- cursor
     def action_cursor(self, dx: int, dy: int) -> None:
@@ -244,54 +292,28 @@ class GameScreen(Screen[None]):
         game = self.session.game
         if self.picked is None:
             if place == STOCK:
-                self.play(DEAL if game.stock else REDEAL)
-            elif place == TALON:
-                if not game.talon:
-                    self.say(_("The talon is empty: deal first."), error=True)
-                    return
-                self.picked = TALON
-                self.say(_("Picked up {card} from the talon: drop it on a pile.").format(
-                    card=card_label(game.talon[-1], definite=True)))
-                self.refresh_table()
-            else:
-                self.picked = place
-                pile = game.grid[place]
-                if pile:
-                    message = _("Picked up {cell} ({card}): drop it on a pile, or on an "
-                                "empty cell to swap.").format(
-                        cell=place_name(place), card=card_label(pile[-1]))
-                else:
-                    message = _("Picked up the empty cell {cell}: choose a pile to swap "
-                                "with.").format(cell=place_name(place))
-                self.say(message)
-                self.refresh_table()
+                self.play(table.stock_move(game))
+                return
+            problem = table.pick_up_refusal(game, place)
+            if problem is not None:
+                self.refuse(problem)
+                return
+            self.picked = place
+            self.say(table.say_picked(game, place, Words()))
+            self.refresh_table()
             return
         source = self.picked
-        if place == source or place >= GRID_SIZE:
-            self.action_put_back()
-        elif source == TALON:
-            self.play(talon_build(place))
-        else:
-            self.drop_pile(source, place)
-
-    def drop_pile(self, source: Place, target: Place) -> None:
-        """A grid build; if one of the two cells is a space, the drop is a swap."""
         try:
-            self.session.play(grid_build(source, target))
-        except IllegalMoveError as exc:
-            if exc.code in SPACE_CODES:
-                self.play(swap(source, target))
-            else:
-                self.picked = None
-                self.refuse(exc)
-                self.refresh_table()
-            return
+            move = table.drop_move(game, source, place)
         except DevilsGripError as exc:
             self.picked = None
             self.refuse(exc)
             self.refresh_table()
             return
-        self.after_change(_("Played {move}.").format(move=grid_build(source, target).text()))
+        if move is None:
+            self.action_put_back()
+        else:
+            self.play(move)
 
     def action_swap(self) -> None:
         """``x``: swap the picked-up pile with the cell under the cursor."""
@@ -304,12 +326,19 @@ class GameScreen(Screen[None]):
         if self.picked == self.cursor:
             self.action_put_back()
             return
-        self.play(swap(self.picked, self.cursor))
+        try:
+            move = table.swap_move(self.session.game, self.picked, self.cursor)
+        except DevilsGripError as exc:
+            self.picked = None
+            self.refuse(exc)
+            self.refresh_table()
+            return
+        self.play(move)
 
     def action_put_back(self) -> None:
         if self.picked is not None:
             self.picked = None
-            self.say(_("Put back."))
+            self.say(table.say_event(Event("putback"), self.session.game, Words()))
             self.refresh_table()
 
     # --------------------------------------------------------------- moves
@@ -317,15 +346,29 @@ class GameScreen(Screen[None]):
         """Ask the session to play ``move``; show why when it is refused."""
         if self.busy:
             return False
+        return self._act(lambda: table.play(self.session, move))
+
+    def _act(self, action: table.Action) -> bool:
         try:
-            self.session.play(move)
+            event = action()
         except DevilsGripError as exc:
             self.picked = None
-            self.refuse(exc)
-            self.refresh_table()
+            self._after_refusal(exc)
             return False
-        self.after_change(_("Played {move}.").format(move=move.text()))
+        self.after_change(table.say_event(event, self.session.game, Words()))
         return True
+
+    def _after_refusal(self, exc: DevilsGripError) -> None:
+        if getattr(exc, "code", "") == "store-game-changed":
+            # another program changed this game: the session read it again
+            self.display_grid = None
+            self._arrange_if_won()
+            self._was_over = self.session.game.is_over()
+            self.refresh_table()
+            self.say(table.say_event(Event("changed"), self.session.game, Words()), error=True)
+            return
+        self.refuse(exc)
+        self.refresh_table()
 
     def after_change(self, message: str) -> None:
         self.picked = None
@@ -334,7 +377,7 @@ class GameScreen(Screen[None]):
         self.refresh_table()
         if self._saving and not self.session.saving:
             self._saving = False
-            message = self.session.warning or message
+            message = table.saving_warning(self.session, Words()) or message
             self.say(message, error=True)
         else:
             self.say(message)
@@ -342,8 +385,8 @@ class GameScreen(Screen[None]):
 
     def check_over(self) -> None:
         game = self.session.game
-        over = game.is_over()
-        if over and not self._was_over:
+        ended = game.is_over() or self.session.final
+        if ended and not self._was_over:
             self._was_over = True
             self._best = self.session.best_score()
             self.refresh_table()
@@ -351,63 +394,51 @@ class GameScreen(Screen[None]):
                 self.start_flourish()
             else:
                 self.show_game_over()
-        self._was_over = over
+        self._was_over = ended
 
     def action_deal(self) -> None:
-        self.play(DEAL)
+        self.play(table.DEAL)
 
     def action_redeal(self) -> None:
-        self.play(REDEAL)
+        self.play(table.REDEAL)
 
     def action_undo(self) -> None:
         if self.busy:
             return
-        try:
-            move = self.session.undo()
-        except DevilsGripError as exc:
-            self.refuse(exc)
-            return
-        self.after_change(_("Took back {move}.").format(move=move.text()))
+        self._act(lambda: table.undo(self.session))
 
     def action_redo(self) -> None:
         if self.busy:
             return
-        try:
-            move = self.session.redo()
-        except DevilsGripError as exc:
-            self.refuse(exc)
-            return
-        self.after_change(_("Played {move} again.").format(move=move.text()))
+        self._act(lambda: table.redo(self.session))
 
     # ----------------------------------------------------- win and game over
     def start_flourish(self) -> None:
-        """Play the arrangement's swaps one by one, then show the game-over screen."""
+        """Show the arrangement's swaps one by one (on screen only), then the result."""
         self.busy = True
-        self._pending = list(self.session.game.arrangement())
+        game = self.session.game
+        self._pending = list(game.arrangement())
+        self.display_grid = list(game.grid)
         self.say(_("Won! Putting the jacks, queens and kings in their rows…"))
         self._next_flourish_step()
 
     def _next_flourish_step(self) -> None:
-        delay = self.dg_app.flourish_delay
+        delay = self.flourish_delay
         if delay > 0:
             self.set_timer(delay, self._flourish_step)
         else:
             self.call_later(self._flourish_step)
 
     def _flourish_step(self) -> None:
-        if not self._pending:
+        grid = self.display_grid
+        if not self._pending or grid is None:
             self.busy = False
             self.refresh_table()
-            self.say(_("Won!"))
+            self.say(table.say_end(self.session, Words()))
             self.show_game_over()
             return
         move = self._pending.pop(0)
-        try:
-            self.session.play(move)
-        except DevilsGripError as exc:  # pragma: no cover - the engine offered these swaps
-            self._pending = []
-            self.refuse(exc)
-        self._token += 1
+        grid[move.src], grid[move.dst] = grid[move.dst], grid[move.src]
         self.refresh_table()
         self._next_flourish_step()
 
@@ -415,26 +446,74 @@ class GameScreen(Screen[None]):
         game = self.session.game
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
-            moves=game.moves_played, best=self._best,
+            moves=game.moves_played, best=self._best, final=self.session.final,
+            new_best=table.summary(self.session, Words(), self._best).new_best,
         )
         self.app.push_screen(screen, self._game_over_done)
 
     def _game_over_done(self, choice: str | None) -> None:
         if choice == "new":
-            self.action_new_game()
+            self.post_message(self.NewGame())
+        elif choice == "again":
+            self.post_message(self.PlayAgain())
         elif choice == "undo":
             self.action_undo()
+        elif choice == "best":
+            self.show_best_line()
         elif choice == "quit":
-            self.app.exit()
+            self.post_message(self.Quit())
+        elif self.session.final:
+            self.say(_("The game has ended. n: new game, R: play this deal again."))
         else:
             self.say(_("The game is over. n: new game, u: undo."))
+
+    # ------------------------------------------------------------ best line
+    def show_best_line(self) -> None:
+        """The solver's best line for this deal: once shown, the game's result stands."""
+        try:
+            self.session.make_final()
+        except DevilsGripError as exc:
+            self.refuse(exc)
+            return
+        self.refresh_table()
+        self.say(_("Searching for the best line…"))
+        start = self.session.game.copy()
+        start.restart()
+        self.compute_best_line(start, self._token)
+
+    @work(thread=True, exclusive=True, group="best", exit_on_error=False)
+    def compute_best_line(self, start: Game, token: int) -> None:
+        from devilsgrip.solver import solve
+
+        try:
+            result = solve(start, time_limit=self.solve_time)
+        except Exception:  # a failing search must not end the game
+            self.app.call_from_thread(self.hint_failed, token)
+            return
+        self.app.call_from_thread(self._best_line_found, result.score, bool(result.proven),
+                                  tuple(result.moves), token)
+
+    def _best_line_found(self, score: int, proven: bool, moves: tuple[Move, ...],
+                         token: int) -> None:
+        if token != self._token:
+            return
+        from devilsgrip.tui.screens import BestLineScreen
+
+        self.solution_shown = True
+        self.say(_("Best possible score: {score}").format(score=score) + ".")
+        self.app.push_screen(BestLineScreen(score, proven, [m.text() for m in moves]))
 
     # ---------------------------------------------------------------- hints
     def action_hint(self) -> None:
         if self.busy:
             return
+        refusal = table.hint_refusal(self.session, Words())
+        if refusal is not None:
+            self.say(refusal, error=True)
+            return
         self.say(_("Thinking of a hint…"))
-        self.compute_hint(self.session.game.copy(), self._token)
+        game = self.session.game.copy()
+        self.compute_hint(game, self._token)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def compute_hint(self, game: Game, token: int) -> None:
@@ -442,41 +521,81 @@ class GameScreen(Screen[None]):
         from devilsgrip.solver import hint
 
         try:
-            result = hint(game, time_limit=self.dg_app.hint_time)
+            result = hint(game, time_limit=self.hint_time)
         except Exception:  # a failing hint must not end the game
             self.app.call_from_thread(self.hint_failed, token)
             return
-        self.app.call_from_thread(self.show_hint, result, token)
+        self.app.call_from_thread(self.show_hint, result, game, token)
 
     def hint_failed(self, token: int) -> None:
         if token == self._token:
             self.say(_("No hint this time: it could not be worked out."), error=True)
 
-    def show_hint(self, result: Hint | None, token: int) -> None:
+    def show_hint(self, result: Hint | None, game: Game, token: int) -> None:
         if token != self._token:
             return  # the game moved on while the hint was computed
         if result is None:
             self._clear_hint()
-            self.say(_("No hint: no move helps here."), error=True)
+            self.say(table.say_hint(None, game, Words()), error=True)
             self.refresh_table()
             return
         self.hint_move = result.move
-        self.hint_places = move_places(result.move)
+        self.hint_places = table.move_places(result.move)
         with contextlib.suppress(DevilsGripError):  # the hint count is best effort
             self.session.record_hint(result.move)
-        self.say(_("Hint: {move}: {reason}").format(move=result.move.text(),
-                                                    reason=result.text()))
+        self.say(table.say_hint(result, game, Words()))
         self.refresh_table()
 
     def _clear_hint(self) -> None:
         self.hint_move = None
         self.hint_places = ()
 
-    # ------------------------------------------------------- other screens
+    # ---------------------------------------------- leaving and ending games
+    def _leave_then(self, then: Message) -> None:
+        """Post ``then`` (a new game, play again), asking first when it ends this game."""
+        if not self.session.leave_asks:
+            self.post_message(then)
+            return
+        game = self.session.game
+        if game.is_over():
+            text = _("Leave this game? It counts as over with score {score}.").format(
+                score=game.score)
+        else:
+            text = _("Leave this game? It counts as given up with score {score}.").format(
+                score=game.score)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.post_message(then)
+            else:
+                self.say(_("You keep playing this game."))
+
+        self.app.push_screen(ConfirmScreen(_("Leave this game?"), text), answered)
+
     def action_new_game(self) -> None:
+        if not self.busy:
+            self._leave_then(self.NewGame())
+
+    def action_restart(self) -> None:
+        if not self.busy:
+            self._leave_then(self.PlayAgain())
+
+    def action_give_up(self) -> None:
         if self.busy:
             return
-        self.dg_app.start_game()
+        problem = table.give_up_refusal(self.session)
+        if problem is not None:
+            self.refuse(problem)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._act(lambda: table.give_up(self.session))
+            else:
+                self.say(_("You keep playing this game."))
+
+        self.app.push_screen(ConfirmScreen(
+            _("Give up"), _("End this game now? It is scored as it stands.")), answered)
 
     def action_deal_number(self) -> None:
         if self.busy:
@@ -489,20 +608,21 @@ class GameScreen(Screen[None]):
         if number is None:
             return
         try:
-            self.dg_app.start_game(number=number)
+            Game(number, rules=self.session.game.rules)  # a bad number changes nothing
         except DevilsGripError as exc:
             self.refuse(exc)
+            return
+        self._leave_then(self.NewGame(number))
 
+    # ------------------------------------------------------- other screens
     def action_stats(self) -> None:
-        self.dg_app.show_stats(str(self.session.game.rules))
+        self.post_message(self.ShowStats(str(self.session.game.rules)))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
     def action_four_colour(self) -> None:
-        on_now = self.dg_app.toggle_four_colour()
-        self.refresh_table()
-        self.say(_("Four-colour deck on.") if on_now else _("Four-colour deck off."))
+        self.post_message(self.ToggleFourColour())
 
     def action_quit(self) -> None:
-        self.app.exit()
+        self.post_message(self.Quit())

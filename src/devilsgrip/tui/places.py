@@ -9,14 +9,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from devilsgrip.cards import CELL_NAMES, COLUMNS, GRID_SIZE, ROWS
-from devilsgrip.notation import Move, MoveKind
+from devilsgrip.cards import COLUMNS, GRID_SIZE, ROWS
+from devilsgrip.table import PLACES, STOCK, TALON, Place, move_places, place_name
 
-Place = int
+__all__ = ["PLACES", "STOCK", "TALON", "Place", "move_places", "place_name", "row_col", "step"]
 
-STOCK: Final = GRID_SIZE
-TALON: Final = GRID_SIZE + 1
-PLACES: Final = tuple(range(GRID_SIZE + 2))
 BOTTOM_ROW: Final = ROWS
 """The row index of the stock and talon (below the grid)."""
 _BOTTOM: Final = (STOCK, TALON)
@@ -50,19 +47,3 @@ def step(place: Place, dx: int, dy: int, memory: int) -> tuple[Place, int]:
     if row == BOTTOM_ROW:
         return (STOCK if memory == 0 else TALON), memory
     return row * COLUMNS + memory, memory
-
-
-def place_name(place: Place) -> str:
-    """``a1`` .. ``h3`` for cells; ``stock`` and ``talon`` otherwise (not translated: ids)."""
-    if place < GRID_SIZE:
-        return CELL_NAMES[place]
-    return "stock" if place == STOCK else "talon"
-
-
-def move_places(move: Move) -> tuple[Place, ...]:
-    """The places a move touches (for highlighting a hint)."""
-    if move.kind in (MoveKind.DEAL, MoveKind.REDEAL):
-        return (STOCK,)
-    if move.kind == MoveKind.TALON:
-        return (TALON, move.dst)
-    return (move.src, move.dst)

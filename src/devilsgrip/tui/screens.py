@@ -43,8 +43,10 @@ def keys_table() -> list[tuple[str, str]]:
         ("u", _("undo")),
         ("U", _("redo")),
         ("?", _("hint")),
-        ("n", _("new game")),
+        ("n", _("new game (a game with moves asks first: leaving it ends it)")),
         ("g", _("deal a game by its number")),
+        ("R", _("restart: the same deal again, as a new game")),
+        ("G", _("give up: end the game now, scored as it stands")),
         ("s", _("statistics")),
         ("c", _("four-colour deck on or off")),
         ("F1", _("rules and keys")),
@@ -55,18 +57,22 @@ def keys_table() -> list[tuple[str, str]]:
 class GameOverScreen(ModalScreen[str]):
     """The end of a game: score, rating and the deal's best score so far.
 
-    Dismissed with ``"new"``, ``"undo"``, ``"quit"`` or ``"close"``.
+    Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
+    not final), ``"quit"`` or ``"close"``.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", show=False),
+        Binding("R,shift+r,a", "choose('again')", show=False),
         Binding("u", "choose('undo')", show=False),
+        Binding("b", "choose('best')", show=False),
         Binding("q", "choose('quit')", show=False),
         Binding("escape,enter,space", "choose('close')", show=False),
     ]
 
     def __init__(
         self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
+        final: bool = False, new_best: bool = False,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.won = won
@@ -74,6 +80,8 @@ class GameOverScreen(ModalScreen[str]):
         self.rating = rating
         self.moves = moves
         self.best = best
+        self.final = final
+        self.new_best = new_best
 
     def compose(self) -> ComposeResult:
         title = _("You won!") if self.won else _("Game over")
@@ -82,18 +90,81 @@ class GameOverScreen(ModalScreen[str]):
             _("rating: {rating}").format(rating=rating_label(self.rating)),
             ngettext("{n} move", "{n} moves", self.moves).format(n=self.moves),
         ]
+        if self.new_best:
+            lines.append(_("New best on this deal!"))
         if self.best is None:
             lines.append(_("first finished game of this deal"))
         else:
             lines.append(_("best score on this deal so far: {score}").format(score=self.best))
-        keys = _("n: new game   u: undo   Esc: look at the grid   q: quit")
+        if self.final:
+            keys = _("n: new game   R: play this deal again   b: best line   Esc: the grid   "
+                     "q: quit")
+        else:
+            keys = _("n: new game   R: play again   u: undo   b: best line (ends the game)   "
+                     "Esc: the grid   q: quit")
         with Vertical(id="gameover", classes="dialog -won" if self.won else "dialog"):
             yield Static(title, id="gameover-title", classes="dialog-title")
             yield Static("\n".join(lines), id="gameover-body")
             yield Static(keys, id="gameover-keys", classes="dialog-keys")
 
     def action_choose(self, choice: str) -> None:
+        if choice == "undo" and self.final:
+            return
         self.dismiss(choice)
+
+
+class BestLineScreen(ModalScreen[None]):
+    """The solver's best line for the deal (shown once the game has ended)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q", "close", show=False)]
+
+    def __init__(self, score: int, proven: bool, moves: Sequence[str]) -> None:
+        super().__init__(classes="dialog-screen")
+        self.score = score
+        self.proven = proven
+        self.moves = list(moves)
+
+    def compose(self) -> ComposeResult:
+        lines = [
+            _("Best possible score: {score}").format(score=self.score),
+            _("Proven best for this deal.") if self.proven
+            else _("The best line found in the time allowed; it may be beaten."),
+            ngettext("The line has {n} move:", "The line has {n} moves:", len(self.moves))
+            .format(n=len(self.moves)),
+        ]
+        with Vertical(id="best-line", classes="dialog"):
+            yield Static(_("The best line"), classes="dialog-title")
+            yield Static("\n".join(lines), id="best-line-body")
+            with VerticalScroll(id="best-line-moves"):
+                yield Static(" ".join(self.moves))
+            yield Static(_("Watching the line leaves your game and its result as they are.")
+                         + "  " + _("Esc: back to the game"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes-or-no question; dismissed with True (``y``, Enter) or False (``n``, Esc)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm", classes="dialog"):
+            yield Static(self.title_text, id="confirm-title", classes="dialog-title")
+            yield Static(self.text, id="confirm-text")
+            yield Static(_("y, Enter: yes   n, Esc: no"), classes="dialog-keys")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 class HelpScreen(Screen[None]):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gettext
 import hashlib
 import json
 import mimetypes
@@ -36,22 +35,24 @@ from typing import Any, Final
 import anyio
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from devilsgrip import i18n
-from devilsgrip.cards import CARD_CODES, CELL_NAMES, MAX_GAME_NUMBER, NEXT
+from devilsgrip import i18n, table
+from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
-from devilsgrip.game import Game
+from devilsgrip.game import Game, Status
 from devilsgrip.i18n import N_
-from devilsgrip.notation import Move, MoveKind
+from devilsgrip.notation import Move
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
-from devilsgrip.solver import Hint, solve
 from devilsgrip.solver import hint as find_hint
+from devilsgrip.solver import solve
 from devilsgrip.store import Store, StoreError
+from devilsgrip.table import ANIMATIONS, DEFAULT_SETTINGS, Event
+from devilsgrip.table import Words as Tr
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 COOKIE_NAME: Final = "dg_session"
@@ -69,11 +70,6 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"cross-origin-resource-policy", b"same-origin"),
 )
-ANIMATIONS: Final = ("off", "fast", "normal", "slow")
-DEFAULT_SETTINGS: Final[dict[str, Any]] = {
-    "four_colour": False,
-    "animation": "normal",
-}
 MAX_SESSIONS_IN_MEMORY: Final = 2000
 _TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
 _STATIC_TYPES: Final = {
@@ -114,26 +110,7 @@ class ServerOptions:
     """More ``Host`` header values to accept (``"testserver"`` for tests)."""
 
 
-# ------------------------------------------------------------ translations
-class Tr:
-    """The translations of one request's language."""
-
-    __slots__ = ("cat", "lang")
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
-        self.cat: gettext.NullTranslations = i18n.translations(lang)
-
-    def gettext(self, message: str) -> str:
-        return self.cat.gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.cat.ngettext(singular, plural, n)
-
-    def card(self, card: int) -> str:
-        return i18n.card_label(card, self.lang)
-
-
+# ----------------------------------------------------------------- errors
 class WebError(Exception):
     """A refused request: HTTP status, reason code, English template and params."""
 
@@ -145,7 +122,7 @@ class WebError(Exception):
         self.params = params
 
     def text(self, tr: Tr) -> str:
-        return tr.gettext(self.template).format(**self.params)
+        return table.sentence(tr.gettext(self.template).format(**self.params))
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -163,7 +140,7 @@ class Browser:
     session: PlaySession = field(init=False)
     settings: dict[str, Any] = field(default_factory=dict)
     last_move: str | None = None
-    event: tuple[Any, ...] = ("load",)
+    event: Event = field(default_factory=lambda: Event("load"))
     solution: asyncio.Future[dict[str, Any]] | None = None
     solution_key: tuple[Any, ...] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -216,17 +193,6 @@ class WebState:
             with contextlib.suppress(Exception):
                 close()
 
-    def warning_text(self, session: PlaySession, tr: Tr) -> str | None:
-        """Why ``session`` is not saved, in the request's language (None when it is)."""
-        if session.saving:
-            return None
-        code = session.warning_code
-        if code is None or code == "store-none":
-            return tr.gettext(N_("games are not saved: there is no database"))
-        return tr.gettext(N_("games are not saved: {reason}")).format(
-            reason=i18n.error_text(code, session.warning_params, tr.lang,
-                                   fallback=session.warning or code))
-
     # ------------------------------------------------------------- browsers
     def known_browser(self, token: str | None) -> Browser | None:
         """The browser of a cookie token (loaded from the store after a restart), or None."""
@@ -269,14 +235,8 @@ class WebState:
         """A browser known to the store (after a restart): its settings and current game."""
         owner = f"web:{token}"
         browser = Browser(token=token, owner=owner)
-        settings = dict(DEFAULT_SETTINGS)
         saved: dict[str, str] = _quietly(lambda: store.settings(owner), {})
-        for key in ("lang", "animation", "rules"):
-            if key in saved:
-                settings[key] = saved[key]
-        if "four_colour" in saved:
-            settings["four_colour"] = saved["four_colour"] == "1"
-        browser.settings = settings
+        browser.settings = table.decode_settings(saved)
         _quietly(lambda: store.touch_web_session(token), None)
         if self.pending_deal is not None:
             number, deck = self.pending_deal
@@ -290,7 +250,7 @@ class WebState:
             except (DevilsGripError, sqlite3.Error, OSError):
                 pass
             else:
-                browser.event = ("resume",)
+                browser.event = Event("resume")
                 return browser
         self.start_game(browser, None, None, None)
         return browser
@@ -298,17 +258,24 @@ class WebState:
     def start_game(
         self, browser: Browser, number: int | None, deck: str | None, rules: str | None
     ) -> None:
-        """Start a new game for ``browser`` (a random numbered deal by default)."""
-        rules_text = rules or browser.settings.get("rules") or self.default_rules
-        if number is None and deck is None:
-            number = secrets.randbelow(10**9) + 1
+        """The first game of ``browser`` (a random numbered deal by default)."""
         store_error = self.warning_error if isinstance(self.warning_error, StoreError) else None
-        browser.session = PlaySession.start(
-            self.store, number=number, deck=deck, rules=rules_text, owner=browser.owner,
-            store_error=store_error,
+        session = PlaySession.start(
+            self.store, number=number, deck=deck, rules=self.rules_of(browser, rules),
+            owner=browser.owner, store_error=store_error,
         )
+        self.show(browser, session, Event("new"))
+
+    def rules_of(self, browser: Browser, rules: str | None) -> str:
+        """The rules of a new game: as asked, else the browser's setting, else the server's."""
+        return rules or browser.settings.get("rules") or self.default_rules
+
+    @staticmethod
+    def show(browser: Browser, session: PlaySession, event: Event) -> None:
+        """``browser`` plays ``session`` from now on (a new game, play again)."""
+        browser.session = session
         browser.last_move = None
-        browser.event = ("new",)
+        browser.event = event
         browser.solution = None
         browser.solution_key = None
 
@@ -317,7 +284,7 @@ class WebState:
         store = self.store
         if store is None:
             return
-        text = ("1" if value else "0") if isinstance(value, bool) else str(value)
+        text = table.encode_setting(value)
         _quietly(lambda: store.set_setting(browser.owner, key, text), None)
 
     # ------------------------------------------------------------- language
@@ -354,95 +321,7 @@ def _quietly(fn: Callable[[], Any], default: Any) -> Any:
 
 
 # ------------------------------------------------------------------- state
-def _rating_phrase(rating: str, tr: Tr) -> str:
-    return i18n.rating_label(rating, tr.lang)
-
-
-def _move_sentence(event: tuple[Any, ...], game: Game, tr: Tr) -> str:
-    """A sentence for the live region about the last thing that happened."""
-    kind = event[0]
-    if kind == "new":
-        if game.number is not None:
-            return tr.gettext(N_("Game {number}: a new deal.")).format(number=game.number)
-        return tr.gettext(N_("A new deal from a deck."))
-    if kind == "resume":
-        return tr.gettext(N_("Your game goes on where you left it."))
-    if kind == "restart":
-        return tr.gettext(N_("The same deal from the start."))
-    if kind == "giveup":
-        return tr.gettext(N_("You gave up. Score {score}.")).format(score=game.score)
-    if kind == "undo":
-        return tr.gettext(N_("Move {move} taken back.")).format(move=event[1])
-    if kind in ("move", "redo"):
-        move: Move = event[1]
-        info: tuple[Any, ...] = event[2]
-        text = _describe_move(move, info, game, tr)
-        if kind == "redo":
-            return tr.gettext(N_("Played again: {move}")).format(move=text)
-        return text
-    return ""
-
-
-def _describe_move(move: Move, info: tuple[Any, ...], game: Game, tr: Tr) -> str:
-    k = move.kind
-    if k == MoveKind.DEAL:
-        turned = info[0]
-        cards = ", ".join(tr.card(c) for c in game.talon[len(game.talon) - turned:][::-1])
-        return tr.ngettext(
-            "Dealt {n} card: {cards}.", "Dealt {n} cards: {cards}.", turned
-        ).format(n=turned, cards=cards)
-    if k == MoveKind.REDEAL:
-        return tr.gettext(N_("The talon is turned over: it is the stock again."))
-    if k == MoveKind.SWAP:
-        return tr.gettext(N_("{a} and {b} swapped.")).format(
-            a=CELL_NAMES[move.src], b=CELL_NAMES[move.dst]
-        )
-    if k == MoveKind.TALON:
-        return tr.gettext(N_("{card} from the talon onto {cell}.")).format(
-            card=tr.card(game.grid[move.dst][-1]), cell=CELL_NAMES[move.dst]
-        )
-    lowest, count, emptied = info
-    parts = [
-        tr.gettext(
-            N_("{card} from {source} onto {target}.") if count == 1
-            else N_("{card} and {more} more from {source} onto {target}.")
-        ).format(card=tr.card(lowest), more=count - 1, source=CELL_NAMES[move.src],
-                 target=CELL_NAMES[move.dst])
-    ]
-    if emptied:
-        pile = game.grid[move.src]
-        if pile:
-            parts.append(tr.gettext(N_("The space at {cell} is filled with {card}.")).format(
-                cell=CELL_NAMES[move.src], card=tr.card(pile[-1])))
-        else:
-            parts.append(tr.gettext(N_("{cell} is empty.")).format(cell=CELL_NAMES[move.src]))
-    return " ".join(parts)
-
-
-def _move_info(move: Move, game: Game) -> tuple[Any, ...]:
-    """What a move will do, taken before it is played (for its sentence)."""
-    if move.kind == MoveKind.DEAL:
-        return (min(game.rules.draw, len(game.stock)),)
-    if move.kind == MoveKind.BUILD:
-        source, target = game.grid[move.src], game.grid[move.dst]
-        if game.rules.move_unit == "run" and target and NEXT[target[-1]] in source:
-            i = source.index(NEXT[target[-1]])
-        else:
-            i = len(source) - 1
-        return (source[i] if source else 0, len(source) - i, i == 0)
-    return ()
-
-
-def _status_sentence(game: Game, tr: Tr) -> str:
-    if game.is_won():
-        return tr.gettext(N_("You won! Every card is in the grid."))
-    if game.given_up:
-        return ""
-    if game.is_over():
-        return tr.gettext(N_("The game is over: score {score}, {rating}.")).format(
-            score=game.score, rating=_rating_phrase(game.rating.value, tr)
-        )
-    return ""
+_TOLD_WITH_END: Final = frozenset({"move", "undo", "redo", "resume", "load", "changed"})
 
 
 def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
@@ -452,9 +331,11 @@ def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
     best: int | None = None
     with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
         best = session.best_score()
-    announce = " ".join(
-        s for s in (_move_sentence(browser.event, game, tr), _status_sentence(game, tr)) if s
-    )
+    about = table.summary(session, tr, best)
+    told = table.say_event(browser.event, game, tr)
+    end = about.end if browser.event.kind in _TOLD_WITH_END else ""
+    announce = " ".join(s for s in (told, end) if s)
+    won = game.is_won()
     return {
         "view": game.view().to_dict(),
         "game": {
@@ -462,16 +343,28 @@ def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
             "number": game.number,
             "rules": str(game.rules),
             "saving": session.saving,
-            "warning": web.warning_text(session, tr),
+            "warning": about.warning,
             "best_score": best,
+            "new_best": about.new_best,
+            "final": session.final,
+            "leave_asks": session.leave_asks,
             "started": session.started,
             "elapsed": round(session.elapsed(), 1),
+            "clock_running": session.clock_running,
         },
-        "can_undo": game.can_undo,
-        "can_redo": game.can_redo,
+        "labels": {
+            "deal": about.deal,
+            "rules": about.rules,
+            "status": about.status,
+            "rating": about.rating,
+            "redeals": about.redeals,
+            "end": about.end,
+        },
+        "can_undo": session.can_undo,
+        "can_redo": session.can_redo,
         "last_move": browser.last_move,
         "announce": announce,
-        "arrangement": [m.text() for m in game.arrangement()],
+        "arrangement": [m.text() for m in game.arrangement()] if won else [],
         "lang": tr.lang,
     }
 
@@ -481,12 +374,16 @@ async def read_json(request: Request) -> dict[str, Any]:
     """The request's JSON object (``{}`` for an empty body); at most :data:`MAX_BODY`."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise WebError(413, "body-too-large",
-                           N_("the request is too large (at most {limit} bytes)"), limit=MAX_BODY)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise WebError(413, "body-too-large",
+                               N_("the request is too large (at most {limit} bytes)"),
+                               limit=MAX_BODY)
+            chunks.append(chunk)
+    except ClientDisconnect as exc:  # the page went away (a tab closed) while sending
+        raise WebError(400, "client-gone", N_("the request ended before its body")) from exc
     body = b"".join(chunks)
     if not body.strip():
         return {}
@@ -563,7 +460,7 @@ def api(handler: Handler, *, locked: bool = True) -> Callable[[Request], Awaitab
             browser, new = web.browser_for(token)
         except (DevilsGripError, sqlite3.Error, OSError) as exc:
             tr = Tr(web.language(request, None))
-            return error_response(503, "store-failed", i18n.translate_error(exc, tr.lang))
+            return error_response(503, "store-failed", table.say_error(exc, tr))
         tr = Tr(web.language(request, browser))
         try:
             if locked:
@@ -574,13 +471,22 @@ def api(handler: Handler, *, locked: bool = True) -> Callable[[Request], Awaitab
         except WebError as exc:
             response = error_response(exc.status, exc.code, exc.text(tr))
         except IllegalMoveError as exc:
-            response = error_response(409, exc.code, i18n.translate_error(exc, tr.lang))
+            response = error_response(409, exc.code, table.say_error(exc, tr))
         except DevilsGripError as exc:
-            response = error_response(400, exc.code, i18n.translate_error(exc, tr.lang))
+            if isinstance(exc, StoreError) and exc.code == "store-game-changed":
+                # another window or server wrote this game: the session reloaded it
+                browser.event = Event("changed")
+                browser.last_move = None
+                response = error_response(409, "game-changed", table.sentence(tr.gettext(N_(
+                    "this game was changed in another window: it is shown again as it "
+                    "stands"))))
+            else:
+                response = error_response(400, exc.code, table.say_error(exc, tr))
         except (sqlite3.Error, OSError) as exc:
             response = error_response(
                 503, "store-failed",
-                tr.gettext(N_("the game could not be saved: {reason}")).format(reason=str(exc)),
+                table.sentence(tr.gettext(N_("the game could not be saved: {reason}")).format(
+                    reason=str(exc))),
             )
         if new or token != browser.token:
             _set_cookie(response, browser.token)
@@ -620,6 +526,7 @@ async def get_game(request: Request, web: WebState, browser: Browser, tr: Tr) ->
 
 
 async def post_new(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """A new game; the one being played is left (the page asked the player first)."""
     data = await read_json(request)
     _only_keys(data, ("game", "deck", "rules"))
     number = data.get("game")
@@ -633,20 +540,28 @@ async def post_new(request: Request, web: WebState, browser: Browser, tr: Tr) ->
         raise WebError(400, "bad-game-number",
                        N_("the game number must be a whole number from 1 to {max}"),
                        max=MAX_GAME_NUMBER)
-    rules = _rules_text(_string(data, "rules", 200))
-    if deck is not None:
-        Game(deck=deck, rules=rules or "classic")  # validates; raises DeckError
-    await blocking(web.start_game, browser, number, deck, rules)
+    rules = web.rules_of(browser, _rules_text(_string(data, "rules", 200)))
+    session, event = await blocking(
+        partial(table.new_game, browser.session, number=number, deck=deck, rules=rules))
+    web.show(browser, session, event)
     return state_response(web, browser, tr)
 
 
 async def post_restart(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """The same deal again as a new game; the one being played is left."""
     data = await read_json(request)
     _only_keys(data, ())
-    await blocking(browser.session.restart)
-    browser.last_move = None
-    browser.event = ("restart",)
-    browser.solution = None
+    session, event = await blocking(table.play_again, browser.session)
+    web.show(browser, session, event)
+    return state_response(web, browser, tr)
+
+
+async def _played(web: WebState, browser: Browser, tr: Tr,
+                  action: Callable[[], Event]) -> Response:
+    event: Event = await blocking(action)
+    browser.event = event
+    move = event.effect.move if event.effect is not None and event.kind != "undo" else None
+    browser.last_move = move.text() if move is not None else None
     return state_response(web, browser, tr)
 
 
@@ -656,37 +571,53 @@ async def post_move(request: Request, web: WebState, browser: Browser, tr: Tr) -
     text = _string(data, "move", 32)
     if text is None:
         raise WebError(400, "missing-field", N_("'{field}' is missing"), field="move")
-    game: Game = browser.session.game
     move = Move.from_text(text)
-    problem = None if game.given_up else game.reason(move)
-    if problem is not None:
-        raise problem
-    info = _move_info(move, game)
-    played: Move = await blocking(browser.session.play, move)
-    browser.last_move = played.text()
-    browser.event = ("move", played, info)
-    return state_response(web, browser, tr)
+    return await _played(web, browser, tr, partial(table.play, browser.session, move))
+
+
+async def post_drop(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """What the player picked up at "from" dropped on "to" (``"swap": true``: a swap).
+
+    The table's drop policy decides: a legal build is played, a pile dropped
+    on an empty cell swaps with it, anything else is refused with the reason.
+    """
+    data = await read_json(request)
+    _only_keys(data, ("from", "to", "swap"))
+    names = [_string(data, key, 8) for key in ("from", "to")]
+    if names[0] is None or names[1] is None:
+        raise WebError(400, "missing-field", N_("'{field}' is missing"),
+                       field="from" if names[0] is None else "to")
+    source, target = table.parse_place(names[0]), table.parse_place(names[1])
+    session = browser.session
+    if _bool(data, "swap"):
+        move: Move | None = table.swap_move(session.game, source, target)
+    else:
+        move = table.drop_move(session.game, source, target)
+    if move is None:
+        browser.event = Event("putback")
+        return state_response(web, browser, tr)
+    return await _played(web, browser, tr, partial(table.play, session, move))
+
+
+async def post_stock(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """A click on the stock: deal, or redeal once the stock is empty."""
+    data = await read_json(request)
+    _only_keys(data, ())
+    session = browser.session
+    move = table.stock_move(session.game)
+    return await _played(web, browser, tr, partial(table.play, session, move))
 
 
 async def post_undo(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
     data = await read_json(request)
     _only_keys(data, ())
-    move: Move = await blocking(browser.session.undo)
-    browser.last_move = None
-    browser.event = ("undo", move.text())
-    return state_response(web, browser, tr)
+    return await _played(web, browser, tr, partial(table.undo, browser.session))
 
 
 async def post_redo(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
     data = await read_json(request)
     _only_keys(data, ())
-    game: Game = browser.session.game
-    redo = game.redo_stack
-    info = _move_info(redo[-1], game) if redo and game.can_redo else ()
-    move: Move = await blocking(browser.session.redo)
-    browser.last_move = move.text()
-    browser.event = ("redo", move, info)
-    return state_response(web, browser, tr)
+    return await _played(web, browser, tr, partial(table.redo, browser.session))
 
 
 async def post_giveup(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
@@ -694,16 +625,24 @@ async def post_giveup(request: Request, web: WebState, browser: Browser, tr: Tr)
     _only_keys(data, ())
     await blocking(browser.session.give_up)
     browser.last_move = None
-    browser.event = ("giveup",)
+    browser.event = Event("giveup")
     return state_response(web, browser, tr)
 
 
-def _cells_of(move: Move) -> list[str]:
-    if move.kind in (MoveKind.DEAL, MoveKind.REDEAL):
-        return []
-    if move.kind == MoveKind.TALON:
-        return [CELL_NAMES[move.dst]]
-    return [CELL_NAMES[move.src], CELL_NAMES[move.dst]]
+async def post_clock(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """``{"running": false}`` while the page is hidden, ``true`` when it is back."""
+    data = await read_json(request)
+    _only_keys(data, ("running",))
+    running = _bool(data, "running")
+    if running is None:
+        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="running")
+    session = browser.session
+    if running:
+        session.resume_clock()
+    else:
+        await blocking(session.pause)
+    return JSONResponse({"elapsed": round(session.elapsed(), 1),
+                         "running": session.clock_running})
 
 
 async def _in_thread(fn: Callable[[], Any], limit: float) -> Any:
@@ -712,28 +651,13 @@ async def _in_thread(fn: Callable[[], Any], limit: float) -> Any:
         return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
 
 
-def _hint_text(hint: Hint, tr: Tr) -> str:
-    """The hint's reason in the request's language.
-
-    ``Hint.text()`` speaks the process language, so it is switched for the call
-    (on the event loop's thread, with no await in between, nothing else runs).
-    """
-    previous = i18n.current_language()
-    if previous == tr.lang:
-        return hint.text()
-    i18n.set_language(tr.lang)
-    try:
-        return hint.text()
-    finally:
-        i18n.set_language(previous)
-
-
 async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": []}
+    none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": [], "places": []}
     async with browser.lock:
         game: Game = browser.session.game
-        if game.given_up or game.is_over():
-            return JSONResponse(none | {"text": tr.gettext(N_("The game is over: no hint."))})
+        refusal = table.hint_refusal(browser.session, tr)
+        if refusal is not None:
+            return JSONResponse(none | {"text": refusal})
         copy = game.copy()
         key = game.key()
     limit = web.options.hint_time
@@ -742,17 +666,19 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
     except TimeoutError:
         result = None
     if result is None:
-        return JSONResponse(none | {"text": tr.gettext(N_("No hint: no move helps."))})
+        return JSONResponse(none | {"text": table.say_hint(None, copy, tr)})
     move = result.move
     async with browser.lock:
         if browser.session.game is game and game.key() == key:
             with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
                 await blocking(browser.session.record_hint, move)
+    places = table.move_places(move)
     return JSONResponse({
         "move": move.text(),
-        "code": str(getattr(result, "code", "")),
-        "text": _hint_text(result, tr),
-        "cells": _cells_of(move),
+        "code": result.code,
+        "text": table.say_hint(result, copy, tr),
+        "cells": [table.place_name(p) for p in places if p < table.STOCK],
+        "places": [table.place_name(p) for p in places],
     })
 
 
@@ -767,12 +693,14 @@ async def get_stats(request: Request, web: WebState, browser: Browser, tr: Tr) -
 
 
 async def get_solution(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    """The solver's line for this deal, to watch: it never touches the player's game.
+    """The solver's line for this deal, to watch: it never changes the player's moves.
 
     Answered only once the game has ended (over, won or given up), so showing
-    the whole stock then gives nothing away.
+    the whole stock then gives nothing away; from the first request on, the
+    game is final with the result it had (undo can no longer reopen it).
     """
     async with browser.lock:
+        await blocking(browser.session.make_final)
         future = _solution_future(web, browser)
     try:
         solution = await asyncio.shield(future)
@@ -789,9 +717,6 @@ def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str
     whose score is ``score``), so the page can replay it without sending a move.
     """
     game: Game = browser.session.game
-    if not (game.given_up or game.is_over()):
-        raise WebError(409, "game-not-over",
-                       N_("the solution is shown only once the game has ended"))
     key = (browser.session.game_id, game.start_position, str(game.rules))
     future = browser.solution
     if future is None or browser.solution_key != key or (
@@ -832,11 +757,14 @@ def _solution_doc(start: Game, moves: tuple[Move, ...], score: int,
 
 
 def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
+    rules = web.rules_of(browser, None)
     return {
         "lang": tr.lang,
         "four_colour": bool(browser.settings.get("four_colour", False)),
         "animation": browser.settings.get("animation", "normal"),
-        "rules": browser.settings.get("rules") or web.default_rules,
+        "rules": rules,
+        "rules_parts": table.rules_parts(rules),
+        "presets": table.presets_doc(tr),
         "languages": list(i18n.LANGUAGES),
         "animations": list(ANIMATIONS),
     }
@@ -889,6 +817,7 @@ def _query_lang(request: Request, tr: Tr) -> str:
 
 async def get_i18n(request: Request, tr: Tr) -> Response:
     lang = _query_lang(request, tr)
+    words = Tr(lang)
     return JSONResponse({
         "lang": lang,
         "strings": i18n.catalog_strings(lang),
@@ -897,6 +826,9 @@ async def get_i18n(request: Request, tr: Tr) -> Response:
         "languages": list(i18n.LANGUAGES),
         "names": dict(i18n.LANGUAGE_NAMES),
         "cards": {code: i18n.card_label(c, lang) for c, code in enumerate(CARD_CODES)},
+        "ratings": {key: i18n.rating_label(key, lang) for key in i18n.RATING_LABELS},
+        "statuses": {s.value: table.status_label(s, words) for s in Status},
+        "presets": {name: table.preset_label(name, words) for name in table.PRESET_LABELS},
     })
 
 
@@ -1078,6 +1010,9 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
         Route("/api/new", api(post_new), methods=["POST"]),
         Route("/api/restart", api(post_restart), methods=["POST"]),
         Route("/api/move", api(post_move), methods=["POST"]),
+        Route("/api/drop", api(post_drop), methods=["POST"]),
+        Route("/api/stock", api(post_stock), methods=["POST"]),
+        Route("/api/clock", api(post_clock), methods=["POST"]),
         Route("/api/undo", api(post_undo), methods=["POST"]),
         Route("/api/redo", api(post_redo), methods=["POST"]),
         Route("/api/giveup", api(post_giveup), methods=["POST"]),

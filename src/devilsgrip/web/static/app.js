@@ -1,9 +1,13 @@
 // Devil's Grip in the browser.
 //
 // The page renders the server's state and turns pointer, click and key input
-// into move texts ("a1-c2", "a1=c2", "t-c2", "d", "r").  It holds no game
-// rules: what may move where comes from view.legal, and the server checks
-// every move and explains a refusal in the player's language.
+// into places: a card picked up at one place and dropped on another is sent
+// as a drop ({"from": "a1", "to": "c2"}), and the server's table layer decides
+// what it means (a build, a swap into an empty cell, or a refusal with its
+// reason in the player's language).  The page holds no game rules and no
+// lifecycle decision: what may move where comes from view.legal, whether
+// leaving a game must be confirmed from game.leave_asks, and every sentence,
+// label, preset and card name from the server.
 //
 // Every visible string is written as a literal t("...") call so the
 // translations' extractor finds it.
@@ -14,11 +18,6 @@ const COLUMNS = 8;
 const CELLS = [];
 for (let i = 0; i < 24; i += 1) CELLS.push("abcdefgh"[i % COLUMNS] + String(Math.floor(i / COLUMNS) + 1));
 
-const PRESETS = {
-  "classic": { draw: 3, redeals: "unlimited", move_unit: "run", fill_from_talon: true },
-  "single-pass": { draw: 3, redeals: "0", move_unit: "run", fill_from_talon: true },
-  "literal": { draw: 3, redeals: "0", move_unit: "card", fill_from_talon: false },
-};
 const SPEEDS = { off: 0, fast: 0.55, normal: 1, slow: 1.8 };
 const LANGUAGE_NAMES = { en: "English", fr: "Français", da: "Dansk", es: "Español", hu: "Magyar" };
 
@@ -28,7 +27,10 @@ const $ = (id) => document.getElementById(id);
 let strings = {};
 let plurals = {};
 let pluralRule = "n!=1";
-let cardLabels = null;
+let cardLabels = {};
+let ratingLabels = {};
+let presetLabels = {};
+let presets = {}; // name -> {label, options}: the server's presets, for the settings form
 let languages = ["en", "fr", "da", "es", "hu"];
 
 function t(key, params) {
@@ -50,34 +52,13 @@ function tn(singular, plural, n, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
-function rankName(code) {
-  const r = code[0];
-  if (r === "T") return "10";
-  if (r === "J") return t("jack");
-  if (r === "Q") return t("queen");
-  if (r === "K") return t("king");
-  return r;
-}
-
-function suitName(code) {
-  const s = code[code.length - 1];
-  if (s === "S") return t("spades");
-  if (s === "H") return t("hearts");
-  if (s === "D") return t("diamonds");
-  return t("clubs");
-}
-
+// card, rating and preset names come from the server (/api/i18n), in the player's language
 function cardName(code) {
-  if (cardLabels && cardLabels[code]) return cardLabels[code];
-  return t("{rank} of {suit}", { rank: rankName(code), suit: suitName(code) });
+  return cardLabels[code] || code;
 }
 
 function ratingName(value) {
-  if (value === "won") return t("won");
-  if (value === "brilliant") return t("brilliant");
-  if (value === "excellent") return t("excellent");
-  if (value === "good") return t("good");
-  return t("no rating");
+  return ratingLabels[value] || value;
 }
 
 function speedName(value) {
@@ -88,9 +69,7 @@ function speedName(value) {
 }
 
 function presetName(value) {
-  if (value === "single-pass") return t("Single pass");
-  if (value === "literal") return t("Literal");
-  return t("Classic");
+  return presetLabels[value] || (presets[value] && presets[value].label) || value;
 }
 
 // --------------------------------------------------------------- the state
@@ -101,6 +80,7 @@ const app = {
   lastPick: { place: null, time: 0 },
   endShownFor: "",
   arrangedFor: "",
+  arranged: 0, // how many of the won grid's arranging swaps are shown
   viewer: null, // the best line on show: {sol, index, running}; nothing is sent
   solutionCache: null, // {key, sol}: the line of the game that ended
   hintTimer: 0,
@@ -291,7 +271,13 @@ function applyStrings() {
 // What the board shows: the player's game, or a position of the best line.
 function view() {
   if (app.viewer) return app.viewer.sol.positions[app.viewer.index];
-  return app.state ? app.state.view : null;
+  if (!app.state) return null;
+  const v = app.state.view;
+  const swaps = app.state.arrangement || [];
+  if (!v.won || !swaps.length) return v;
+  // a won grid is shown arranged (all at once when the game is loaded, step by step after the win)
+  const shown = app.arrangedFor === String(app.state.game && app.state.game.id) ? app.arranged : swaps.length;
+  return { ...v, grid: arrangedGrid(v.grid, swaps, shown) };
 }
 
 function legal() {
@@ -342,13 +328,13 @@ function render() {
   const game = st.game || {};
   // status line
   $("score").textContent = String(v.score);
-  $("rating").textContent = ratingName(v.rating);
+  $("rating").textContent = viewing ? ratingName(v.rating) : (st.labels && st.labels.rating) || ratingName(v.rating);
   $("moves").textContent = String(v.moves);
   $("deal-number").textContent = game.number ? "#" + game.number : t("custom");
   const finished = own.over || own.won || own.given_up;
-  app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: !finished };
+  app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: Boolean(game.clock_running) };
   renderClock();
-  const parts = [t("Rules: {rules}", { rules: v.rules })];
+  const parts = [t("Rules: {rules}", { rules: viewing || !st.labels ? v.rules : st.labels.rules })];
   if (game.number) parts.push(t("Deal #{number}", { number: game.number }));
   if (v.redeals_left !== null && v.redeals_left !== undefined) {
     parts.push(t("Redeals left: {count}", { count: v.redeals_left }));
@@ -452,13 +438,23 @@ function say(text) {
   window.requestAnimationFrame(() => { live.textContent = text; });
 }
 
-function showMessage(text, kind = "info") {
+// The message line; offer is an action the player may take instead ({label, action}),
+// for example swapping two piles after a drop that does not build.
+function showMessage(text, kind = "info", offer = null) {
   const el = $("message");
   el.textContent = text || "";
   el.className = "message " + kind;
+  if (text && offer) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "offer";
+    b.textContent = offer.label;
+    b.addEventListener("click", () => { showMessage(""); offer.action(); });
+    el.replaceChildren(Object.assign(document.createElement("span"), { textContent: text, className: "said" }), " ", b);
+  }
   window.clearTimeout(app.messageTimer);
   if (text && kind !== "sticky") {
-    app.messageTimer = window.setTimeout(() => { el.textContent = ""; el.className = "message"; }, 7000);
+    app.messageTimer = window.setTimeout(() => { el.textContent = ""; el.className = "message"; }, offer ? 12000 : 7000);
   }
 }
 
@@ -609,6 +605,11 @@ async function applyState(next, options = {}) {
   const old = app.state;
   const before = captureRects();
   app.state = next;
+  if (next.view.won && old && old.game && next.game && old.game.id === next.game.id && !old.view.won) {
+    // just won: the grid is arranged step by step from here (see arrange)
+    app.arrangedFor = String(next.game.id);
+    app.arranged = 0;
+  }
   if (next.lang && next.lang !== app.settings.lang) {
     app.settings.lang = next.lang;
     await loadStrings();
@@ -636,82 +637,101 @@ async function applyState(next, options = {}) {
 }
 
 // ----------------------------------------------------------------- playing
-function moveText(from, to) {
-  if (from === null || to === null || to === "stock" || to === "talon" || from === to) return null;
-  if (from === "talon") return "t-" + CELLS[to];
-  const build = CELLS[from] + "-" + CELLS[to];
-  if (legal().includes(build)) return build;
-  return CELLS[from] + "=" + CELLS[to]; // a swap: into a space, or onto a pile that does not take it
+function placeName(place) {
+  return typeof place === "number" ? CELLS[place] : place;
 }
 
-async function sendMove(text, options = {}) {
+// A refusal: the cards go back, the reason is shown and spoken.  A game that
+// another window changed is shown again as it stands.
+async function refused(error, options) {
+  if (options.ghost) await snapBack(options.ghost);
+  if (error.code === "game-changed") {
+    try {
+      app.state = await api("GET", "/api/game");
+    } catch {
+      // keep what is shown
+    }
+  }
+  render();
+  showMessage(error.message, "error", options.offer);
+  say(error.message);
+  return false;
+}
+
+async function send(path, body, options = {}) {
   closeViewer();
   app.selected = null;
   clearHint();
   try {
-    const next = await api("POST", "/api/move", { move: text });
+    const next = await api("POST", path, body);
     showMessage("");
     await applyState(next, options);
     return true;
   } catch (error) {
-    if (options.ghost) await snapBack(options.ghost);
-    render();
-    showMessage(error.message, "error");
-    say(error.message);
-    return false;
+    return refused(error, options);
   }
 }
 
 function play(text, options) {
-  return enqueue(() => sendMove(text, options));
+  return enqueue(() => send("/api/move", { move: text }, options));
 }
 
-// A card taken from one place and dropped on another: which move that is
-// (build or swap) is decided when its turn comes, from the view of that time.
+// A card taken from one place and dropped on another: the server's drop policy
+// says what it is (a build, a swap into an empty cell) or why it is refused.
+// With swap, the two piles exchange places (the deliberate swap: x, or Shift+drop).
 function playDrop(from, to, options = {}) {
-  return enqueue(async () => {
-    const text = moveText(from, to);
-    if (!text) {
-      if (options.ghost) await snapBack(options.ghost);
-      render();
-      return false;
-    }
-    return sendMove(text, options);
-  });
+  if (from === null || to === null || from === to) {
+    return enqueue(async () => { if (options.ghost) await snapBack(options.ghost); render(); return false; });
+  }
+  const body = { from: placeName(from), to: placeName(to) };
+  if (options.swap) body.swap = true;
+  const offer = !options.swap && typeof from === "number" && typeof to === "number"
+    && view() && view().grid[from].length && view().grid[to].length
+    ? { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) } : null;
+  return enqueue(() => send("/api/drop", body, { ...options, offer }));
 }
 
+// A click on the stock: the server deals, or redeals once the stock is empty.
 function dealOrRedeal() {
-  const v = view();
-  if (!v) return;
-  if (v.stock > 0) play("d");
-  else play("r");
+  return enqueue(() => send("/api/stock", {}));
 }
 
 function simple(path, options = {}) {
-  return enqueue(async () => {
-    closeViewer();
-    app.selected = null;
-    clearHint();
-    try {
-      const next = await api("POST", path, options.body);
-      await applyState(next, options);
-      return true;
-    } catch (error) {
-      showMessage(error.message, "error");
-      say(error.message);
-      return false;
-    }
-  });
+  return enqueue(() => send(path, options.body, options));
 }
 
 const undo = () => simple("/api/undo");
 const redo = () => simple("/api/redo");
 
-function newGame(body) {
+// Leaving a game that has moves ends it (as given up, or as over): the server
+// says when that needs asking (game.leave_asks), the page asks.
+function leaveThen(action, ask = true) {
+  const st = app.state;
+  if (!ask || !st || !st.game || !st.game.leave_asks) {
+    action();
+    return;
+  }
+  const text = st.view.over ? t("Leave this game? It counts as over with score {score}.", { score: st.view.score })
+    : t("Leave this game? It counts as given up with score {score}.", { score: st.view.score });
+  confirmThen(t("Leave this game?"), text, action);
+}
+
+// ask: false from the end dialog, which already showed the result of leaving
+function newGame(body, ask = true) {
   const request = { ...body };
   if (app.settings.rules && !request.rules) request.rules = app.settings.rules;
-  app.endShownFor = "";
-  return simple("/api/new", { body: request, dealIn: true });
+  return leaveThen(() => {
+    app.endShownFor = "";
+    simple("/api/new", { body: request, dealIn: true });
+  }, ask);
+}
+
+// Play again and restart: a new game of the same deal (the one left keeps its result).
+function playAgain(ask = true) {
+  return leaveThen(() => {
+    app.endShownFor = "";
+    simple("/api/restart", { dealIn: true });
+  }, ask);
 }
 
 function hint() {
@@ -731,13 +751,11 @@ function hint() {
       say(text);
       return;
     }
-    const places = [];
-    for (const c of h.cells || []) if (CELLS.includes(c)) places.push(CELLS.indexOf(c));
-    if (h.move.startsWith("t-")) places.push("talon");
-    if (h.move === "d" || h.move === "r") places.push("stock");
-    for (const p of places) placeEl(p).classList.add("hint");
-    const text = h.text ? t("Hint: {move}: {text}", { move: h.move, text: h.text })
-      : t("Hint: {move}", { move: h.move });
+    for (const name of h.places || []) {
+      const place = CELLS.includes(name) ? CELLS.indexOf(name) : name;
+      if (place === "stock" || place === "talon" || typeof place === "number") placeEl(place).classList.add("hint");
+    }
+    const text = h.text || t("No hint: no move helps now.");
     showMessage(text, "hint");
     say(text);
     app.hintTimer = window.setTimeout(clearHint, 8000);
@@ -755,10 +773,9 @@ async function afterMove() {
   if (!st) return;
   const v = st.view;
   const id = String(st.game && st.game.id);
-  if (v.won && st.arrangement && st.arrangement.length && app.arrangedFor !== id && !app.viewer) {
-    app.arrangedFor = id;
-    await arrange(st.arrangement);
-    return;
+  const swaps = st.arrangement || [];
+  if (v.won && app.arrangedFor === id && app.arranged < swaps.length && !app.viewer) {
+    await arrange(swaps);
   }
   if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer) {
     app.endShownFor = gameKey();
@@ -767,19 +784,28 @@ async function afterMove() {
   }
 }
 
+// The swaps that put the jacks, queens and kings of a won grid in their rows
+// are only shown: they are not moves, nothing is sent, the move count stays.
+function arrangedGrid(grid, swaps, count = swaps.length) {
+  const out = grid.slice();
+  for (const swap of swaps.slice(0, count)) {
+    const [a, b] = swap.split("=").map((name) => CELLS.indexOf(name));
+    [out[a], out[b]] = [out[b], out[a]];
+  }
+  return out;
+}
+
 async function arrange(swaps) {
   say(t("Won! Arranging the jacks, queens and kings."));
-  for (const swap of swaps) {
-    try {
-      const next = await api("POST", "/api/move", { move: swap });
-      await applyState(next, { quiet: true, announce: false });
-      if (speed()) await wait(90 * speed());
-    } catch (error) {
-      showMessage(error.message, "error");
-      break;
-    }
+  for (let k = app.arranged + 1; k <= swaps.length; k += 1) {
+    const old = view();
+    const before = captureRects();
+    app.arranged = k;
+    render();
+    const after = captureRects();
+    await runFlights(planFlights(old, view(), before, after), null);
+    if (speed()) await wait(90 * speed());
   }
-  await afterMove();
 }
 
 async function flourish() {
@@ -810,9 +836,9 @@ function openEnd() {
   $("end-rating").textContent = v.rating === "none" ? t("No rating: that takes a score of 10 or less.")
     : t("Rating: {rating}", { rating: ratingName(v.rating) });
   const best = game.best_score;
-  $("end-best").textContent = best === null || best === undefined
-    ? t("This is the first finished game on this deal.")
-    : t("Best score ever on this deal: {best}", { best });
+  if (game.new_best) $("end-best").textContent = t("New best on this deal! The best before was {best}.", { best });
+  else if (best === null || best === undefined) $("end-best").textContent = t("This is the first finished game on this deal.");
+  else $("end-best").textContent = t("Best score ever on this deal: {best}", { best });
   $("end-solution").hidden = true;
   $("end-solution").replaceChildren();
   $("end-best-line").hidden = false;
@@ -869,7 +895,7 @@ async function showSolution() {
   step.textContent = t("Step through it");
   step.addEventListener("click", () => { closeDialog("dlg-end"); openViewer(sol); });
   const keep = Object.assign(document.createElement("p"), {
-    className: "note", textContent: t("Watching the line does not change your game or your statistics."),
+    className: "note", textContent: t("Watching the line leaves your game and its result as they are."),
   });
   box.replaceChildren(head, note, line, step, keep);
   $("end-best-line").hidden = true;
@@ -1038,7 +1064,7 @@ function buildHelp() {
       t("Or click a card, then click where it should go."),
       t("Double-click a card to move it when it has exactly one place to go."),
       t("Click the stock to deal; when it is empty, click it to redeal."),
-      t("Swaps: drag a pile onto an empty cell, or onto a pile that does not take it as a build, and the two cells exchange their piles. Swaps never change the score."),
+      t("Swaps: drag a pile onto an empty cell and the two cells exchange places. To swap two piles, hold Shift while you drop one on the other, or take the offer to swap shown after a drop that does not build. Swaps never change the score."),
       t("A card dropped where it may not go returns, and the reason is shown."),
     ]),
     h(t("Keyboard")),
@@ -1047,6 +1073,7 @@ function buildHelp() {
     [t("Arrow keys or Tab"), t("move between the stock, the talon and the cells")],
     [t("Enter or Space"), t("pick up the card in focus, then drop it on the cell in focus")],
     [t("Esc"), t("put the card back")],
+    ["x", t("swap the picked-up pile with the cell in focus")],
     ["d", t("deal")],
     ["r", t("redeal")],
     ["u", t("undo")],
@@ -1087,10 +1114,7 @@ async function submitNew(random) {
 }
 
 function restartAsk() {
-  confirmThen(t("Restart"), t("Restart this deal from the beginning?"), () => {
-    app.endShownFor = "";
-    simple("/api/restart", { dealIn: true });
-  });
+  playAgain(true);
 }
 
 function giveUpAsk() {
@@ -1170,35 +1194,18 @@ async function openStats() {
 }
 
 // ---------------------------------------------------------------- settings
-function parseRules(text) {
-  const parts = String(text || "classic").split(",").map((p) => p.trim()).filter(Boolean);
-  let preset = "classic";
-  if (parts.length && !parts[0].includes("=") && PRESETS[parts[0]]) preset = parts.shift();
-  const options = { ...PRESETS[preset] };
-  for (const part of parts) {
-    const [name, value] = part.split("=").map((x) => x.trim());
-    if (name === "draw") options.draw = Number(value);
-    if (name === "redeals") options.redeals = value;
-    if (name === "move_unit") options.move_unit = value;
-    if (name === "fill_from_talon") options.fill_from_talon = value === "true";
-  }
-  return { preset, options };
-}
-
+// The rules text of the form: the preset, then every option written out (the
+// server turns it into its canonical text).
 function composeRules() {
   const preset = $("set-preset").value;
-  const base = PRESETS[preset];
+  const base = (presets[preset] && presets[preset].options) || {};
   const chosen = {
-    draw: Number($("set-draw").value) || base.draw,
+    draw: $("set-draw").value || base.draw,
     redeals: $("set-redeals").value,
     move_unit: $("set-unit").value,
-    fill_from_talon: $("set-fill").checked,
+    fill_from_talon: $("set-fill").checked ? "true" : "false",
   };
-  const parts = [preset];
-  for (const name of ["draw", "redeals", "move_unit", "fill_from_talon"]) {
-    if (String(chosen[name]) !== String(base[name])) parts.push(`${name}=${chosen[name]}`);
-  }
-  return parts.join(",");
+  return [preset, ...Object.entries(chosen).map(([name, value]) => `${name}=${value}`)].join(",");
 }
 
 function fillOptions(select, entries, current) {
@@ -1218,7 +1225,7 @@ function setRuleFields(options) {
   if (!redeals.some(([v]) => v === String(options.redeals))) redeals.push([String(options.redeals), String(options.redeals)]);
   fillOptions($("set-redeals"), redeals, options.redeals);
   fillOptions($("set-unit"), [["run", t("a card and all cards above it")], ["card", t("the top card only")]], options.move_unit);
-  $("set-fill").checked = Boolean(options.fill_from_talon);
+  $("set-fill").checked = String(options.fill_from_talon) === "true";
 }
 
 async function openSettings() {
@@ -1233,9 +1240,10 @@ async function openSettings() {
   fillOptions($("set-lang"), languages.map((code) => [code, LANGUAGE_NAMES[code] || code]), s.lang);
   $("set-four").checked = Boolean(s.four_colour);
   fillOptions($("set-anim"), ["off", "fast", "normal", "slow"].map((v) => [v, speedName(v)]), s.animation || "normal");
-  const { preset, options } = parseRules(s.rules);
-  fillOptions($("set-preset"), Object.keys(PRESETS).map((p) => [p, presetName(p)]), preset);
-  setRuleFields(options);
+  if (s.presets) presets = s.presets;
+  const parts = s.rules_parts || { preset: "classic", options: (presets.classic || {}).options || {} };
+  fillOptions($("set-preset"), Object.keys(presets).map((p) => [p, presetName(p)]), parts.preset);
+  setRuleFields(parts.options);
   openDialog("dlg-settings");
 }
 
@@ -1301,8 +1309,8 @@ function onPlaceActivate(place, viaKeyboard) {
 function autoMove(place) {
   const targets = targetsFrom(place);
   if (targets.length === 1) {
-    const text = place === "talon" ? "t-" + CELLS[targets[0]] : CELLS[place] + "-" + CELLS[targets[0]];
-    play(text);
+    app.selected = null;
+    playDrop(place, targets[0]);
   } else if (targets.length === 0) {
     select(null);
     showMessage(t("That card cannot be built anywhere now."));
@@ -1399,7 +1407,7 @@ function endDrag(event, cancelled) {
     snapBack(ghost).then(() => { restore(); render(); });
     return;
   }
-  playDrop(d.place, target, { ghost }).then(restore);
+  playDrop(d.place, target, { ghost, swap: event.shiftKey && typeof d.place === "number" }).then(restore);
 }
 
 // keyboard
@@ -1459,6 +1467,18 @@ function onKeyDown(event) {
     return;
   }
   if (event.target && event.target.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
+  if (key === "x") {
+    // the deliberate swap: the picked-up pile changes places with the cell in focus
+    event.preventDefault();
+    if (typeof app.selected === "number" && typeof place === "number" && place !== app.selected) {
+      const from = app.selected;
+      app.selected = null;
+      playDrop(from, place, { swap: true });
+    } else {
+      showMessage(t("To swap two piles, pick one up with Enter, move to the other cell and press x."));
+    }
+    return;
+  }
   if (key === "d") { event.preventDefault(); app.selected = null; play("d"); }
   else if (key === "r") { event.preventDefault(); app.selected = null; play("r"); }
   else if (key === "u") { event.preventDefault(); undo(); }
@@ -1502,19 +1522,36 @@ function wire() {
   $("form-new").addEventListener("submit", (e) => { e.preventDefault(); submitNew(false); });
   $("new-random").addEventListener("click", () => submitNew(true));
   $("form-settings").addEventListener("submit", (e) => { e.preventDefault(); saveSettings(); });
-  $("set-preset").addEventListener("change", () => setRuleFields(PRESETS[$("set-preset").value]));
-  $("end-again").addEventListener("click", () => {
-    closeDialog("dlg-end");
-    app.endShownFor = "";
-    simple("/api/restart", { dealIn: true });
+  $("set-preset").addEventListener("change", () => {
+    const preset = presets[$("set-preset").value];
+    if (preset) setRuleFields(preset.options);
   });
-  $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}); });
+  $("end-again").addEventListener("click", () => { closeDialog("dlg-end"); playAgain(false); });
+  $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}, false); });
   $("end-best-line").addEventListener("click", () => showSolution());
   $("sol-next").addEventListener("click", () => viewerStep(1));
   $("sol-prev").addEventListener("click", () => viewerStep(-1));
   $("sol-all").addEventListener("click", () => viewerPlay());
   $("sol-stop").addEventListener("click", () => leaveViewer());
   window.setInterval(() => { if (app.clock.running) renderClock(); }, 1000);
+  // the clock counts play time: it stops while the page is hidden
+  document.addEventListener("visibilitychange", () => clockRunning(document.visibilityState === "visible"));
+  window.addEventListener("pagehide", () => clockRunning(false));
+}
+
+function clockRunning(running) {
+  if (!app.state) return;
+  fetch("/api/clock", {
+    method: "POST", keepalive: true, credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify({ running }),
+  }).then((r) => (r.ok ? r.json() : null)).then((c) => {
+    if (!c || !app.state || !app.state.game) return;
+    app.state.game.elapsed = c.elapsed;
+    app.state.game.clock_running = c.running;
+    app.clock = { base: Number(c.elapsed) || 0, at: performance.now(), running: Boolean(c.running) };
+    renderClock();
+  }).catch(() => {});
 }
 
 const preloaded = [];
@@ -1536,7 +1573,9 @@ async function loadStrings() {
     strings = data.strings || {};
     plurals = data.plurals || {};
     pluralRule = data.plural_rule || "n!=1";
-    cardLabels = data.cards || null;
+    cardLabels = data.cards || {};
+    ratingLabels = data.ratings || {};
+    presetLabels = data.presets || {};
     if (Array.isArray(data.languages) && data.languages.length) {
       languages = data.languages.map((l) => (typeof l === "string" ? l : l.code));
     }
@@ -1566,6 +1605,7 @@ async function start() {
   });
   document.body.classList.remove("loading");
   document.body.dataset.ready = "1";
+  if (document.visibilityState === "visible") clockRunning(true);
 }
 
 start();

@@ -1,0 +1,200 @@
+"""The table layer: the drop policy, the words, the labels, the settings' text."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from devilsgrip import table
+from devilsgrip.cards import CELL_NAMES
+from devilsgrip.errors import IllegalMoveError, MoveError
+from devilsgrip.game import Game
+from devilsgrip.i18n import LANGUAGES
+from devilsgrip.notation import DEAL, MoveKind, grid_build, swap, talon_build
+from devilsgrip.session import PlaySession
+from devilsgrip.solver import explain
+from devilsgrip.table import STOCK, TALON, Words
+
+NOTATION = re.compile(r"\b(?:[a-h][1-3]|t)\s*[-=]\s*[a-h][1-3]\b")
+"""Move notation (``a1-c2``, ``a1=c2``, ``t-c2``) inside a sentence."""
+
+
+def a_sentence(text: str) -> bool:
+    return bool(text) and not text[0].islower() and text.rstrip()[-1] in ".!?…"
+
+
+# ------------------------------------------------------------ drop policy
+def test_a_legal_build_is_played() -> None:
+    game = Game(5)
+    build = next(m for m in game.generate_moves() if m.kind == MoveKind.BUILD)
+    assert table.drop_move(game, build.src, build.dst) == build
+
+
+def test_a_drop_on_a_pile_that_does_not_take_it_is_refused_never_swapped() -> None:
+    game = Game(5)  # 3 of diamonds in a1, 9 of diamonds in b1
+    with pytest.raises(IllegalMoveError) as info:
+        table.drop_move(game, 0, 1)
+    assert info.value.code == "card-is-base"
+    assert table.refusal(game, 0, 1) is not None
+    assert game.moves_played == 0
+
+
+def test_a_pile_dropped_on_an_empty_cell_swaps_and_a_swap_is_deliberate() -> None:
+    game = Game(5)
+    build = next(m for m in game.generate_moves()
+                 if m.kind == MoveKind.BUILD and len(game.grid[m.src]) == 1)
+    # an empty cell: the position after the build, with nothing left to fill it
+    position = game.position().split()
+    position[1], position[2] = "-", position[1]
+    position[5] = "classic,fill_from_talon=false"
+    spaced = Game.from_position(" ".join(position))
+    spaced.play(build)
+    assert not spaced.grid[build.src]
+    other = next(c for c in range(24) if spaced.grid[c])
+    assert table.drop_move(spaced, other, build.src) == swap(other, build.src)
+    assert table.swap_move(spaced, 0, 1) == swap(0, 1)
+    with pytest.raises(IllegalMoveError) as info:
+        table.swap_move(spaced, 3, 3)
+    assert info.value.code == "move-same-cell"
+    with pytest.raises(IllegalMoveError):
+        table.swap_move(spaced, 3, TALON)
+
+
+def test_the_talon_builds_and_nothing_drops_on_the_stock_or_the_talon() -> None:
+    game = Game(5)
+    game.play(DEAL)
+    for cell in range(24):
+        if game.reason(talon_build(cell)) is None:
+            assert table.drop_move(game, TALON, cell) == talon_build(cell)
+        else:
+            assert table.refusal(game, TALON, cell) is not None
+    assert table.drop_move(game, 4, 4) is None  # dropped back where it was: put back
+    for target in (STOCK, TALON):
+        problem = table.refusal(game, 0, target)
+        assert problem is not None and problem.code == "drop-off-grid"
+
+
+def test_nothing_is_picked_up_from_an_empty_place() -> None:
+    game = Game(5)
+    problem = table.pick_up_refusal(game, TALON)
+    assert problem is not None and problem.code == "talon-empty"
+    assert table.pick_up_refusal(game, 0) is None
+    assert table.pick_up_refusal(game, STOCK) is None
+    assert table.stock_move(game) == DEAL
+
+
+def test_targets_are_the_legal_builds() -> None:
+    game = Game(1)
+    for place in range(24):
+        want = sorted(m.dst for m in game.generate_moves()
+                      if m.kind == MoveKind.BUILD and m.src == place)
+        assert sorted(table.targets(game, place)) == want
+
+
+def test_places_have_names() -> None:
+    assert [table.parse_place(table.place_name(p)) for p in table.PLACES] == list(table.PLACES)
+    with pytest.raises(MoveError):
+        table.parse_place("i9")
+    assert table.move_places(grid_build(0, 9)) == (0, 9)
+    assert table.move_places(talon_build(3)) == (TALON, 3)
+    assert table.move_places(DEAL) == (STOCK,)
+
+
+# ------------------------------------------------------------------ words
+def test_a_build_is_told_in_words() -> None:
+    game = Game(5)
+    build = next(m for m in game.generate_moves() if m.kind == MoveKind.BUILD)
+    card = game.grid[build.src][-1]
+    onto = game.grid[build.dst][-1]
+    fill = game.stock[-1]
+    text = table.say_event(table.act(game, build), game, Words("en"))
+    assert text == (f"{Words.card(card)} from {CELL_NAMES[build.src]} onto {Words.card(onto)} "
+                    f"in {CELL_NAMES[build.dst]}. {Words.card(fill)} from the stock fills "
+                    f"{CELL_NAMES[build.src]}.")
+
+
+def test_a_hint_never_tells_the_card_the_stock_would_give() -> None:
+    game = Game(5)
+    build = next(m for m in game.generate_moves() if m.kind == MoveKind.BUILD)
+    hidden = Words.card(game.stock[-1])
+    text = table.say_hint(explain(game, build), game, Words("en"))
+    assert text.startswith("Hint: ") and hidden not in text.removeprefix("Hint: ")[:40]
+    assert "stock" in text and not NOTATION.search(text)
+
+
+def test_errors_are_sentences_in_the_players_language() -> None:
+    game = Game(5)
+    problem = table.refusal(game, 0, 1)
+    assert problem is not None
+    english, french = table.say_error(problem, Words("en")), table.say_error(problem, Words("fr"))
+    assert a_sentence(english) and a_sentence(french) and english != french
+
+
+def test_labels_are_translated() -> None:
+    assert table.preset_label("single-pass", Words("en")) == "Single pass"
+    assert table.preset_label("single-pass", Words("fr")) != "Single pass"
+    assert table.rules_label("classic,draw=1", Words("en")) == "Classic (draw=1)"
+    assert table.status_label("over", Words("en")) == "game over"
+    assert table.deal_label(Game(5), Words("en")) == "Game 5"
+
+
+def test_settings_read_back_as_written() -> None:
+    saved = {key: table.encode_setting(value) for key, value in
+             {"four_colour": True, "animation": "fast", "lang": "hu",
+              "rules": "single-pass"}.items()}
+    assert saved["four_colour"] == "1"
+    assert table.decode_settings(saved) == {"four_colour": True, "animation": "fast",
+                                            "lang": "hu", "rules": "single-pass"}
+    assert table.decode_settings({"four_colour": "x", "animation": "warp", "lang": "xx",
+                                  "rules": "nonsense"}) == dict(table.DEFAULT_SETTINGS)
+    assert table.rules_parts("literal,redeals=2") == {
+        "preset": "literal", "options": {"draw": "3", "redeals": "2", "move_unit": "card",
+                                         "fill_from_talon": "false"}}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10**6), st.sampled_from(["classic", "single-pass", "literal"]),
+       st.sampled_from(LANGUAGES), st.integers(0, 2**32 - 1))
+def test_every_sentence_is_words_never_notation(number: int, rules: str, lang: str,
+                                                seed: int) -> None:
+    """Moves, undos, redos, picks, refusals, hints and the end: capitalised sentences,
+    with a full stop, and never a move in notation."""
+    words = Words(lang)
+    session = PlaySession.start(None, number=number, rules=rules)
+    rng = random.Random(seed)
+    said: list[str] = []
+    for _ in range(80):
+        game = session.game
+        if session.final:
+            break
+        place = rng.randrange(26)
+        if table.pick_up_refusal(game, place) is None and place != STOCK:
+            said.append(table.say_picked(game, place, words))
+            problem = table.refusal(game, place, rng.randrange(26))
+            if problem is not None:
+                said.append(table.say_error(problem, words))
+        roll = rng.random()
+        if roll < 0.1 and session.can_undo:
+            said.append(table.say_event(table.undo(session), session.game, words))
+        elif roll < 0.15 and session.can_redo:
+            said.append(table.say_event(table.redo(session), session.game, words))
+        else:
+            moves = game.generate_moves(swaps=roll > 0.95)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            said.append(table.say_hint(explain(game, move), game, words))
+            said.append(table.say_event(table.play(session, move), session.game, words))
+        end = table.say_end(session, words)
+        if end:
+            said.append(end)
+    if not session.final and session.has_moves:
+        fresh, event = table.new_game(session, number=1)
+        said.append(table.say_event(event, fresh.game, words))
+    for text in said:
+        assert a_sentence(text), text
+        assert not NOTATION.search(text), text
