@@ -24,8 +24,10 @@ from devilsgrip.cards import (
     CELL_NAMES,
     DECK_SIZE,
     GRID_SIZE,
+    MAX_GAME_NUMBER,
     Card,
     parse_card_or_none,
+    parse_number,
 )
 from devilsgrip.errors import CardError, DeckError, MoveError
 
@@ -38,6 +40,26 @@ def parse_card(text: str) -> Card:
     if card is None:
         raise CardError("card-unknown", f"unknown card '{text}'", card=text)
     return card
+
+
+def parse_game_number(text: str) -> int:
+    """A game number (1 .. 2**63-1) written in ASCII digits; raises :class:`DeckError`.
+
+    >>> parse_game_number(" 42 ")
+    42
+    """
+    written = text.strip()
+    shown = written if len(written) <= 40 else written[:20] + "…" + written[-12:]
+    number = parse_number(written, MAX_GAME_NUMBER)
+    if number is None:
+        raise DeckError("game-number-bad", f"bad game number '{shown}'", number=shown)
+    if not 1 <= number <= MAX_GAME_NUMBER:
+        raise DeckError(
+            "game-number-range",
+            f"game number {shown} is out of range: 1 .. {MAX_GAME_NUMBER}",
+            number=shown,
+        )
+    return number
 
 
 def parse_cell(text: str) -> int:
@@ -162,7 +184,7 @@ def split_move_text(text: str) -> list[str]:
     return [t for t in _SPLIT_RE.split(text.strip()) if t and not _NUMBER_RE.fullmatch(t)]
 
 
-_NUMBER_RE: Final = re.compile(r"\d+\.+")
+_NUMBER_RE: Final = re.compile(r"[0-9]+\.+")
 
 
 def parse_moves(text: str) -> list[Move]:
