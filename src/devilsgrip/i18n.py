@@ -417,6 +417,8 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "record-no-start": N_("the record has no Game, Deck or Position tag"),
     "record-illegal-move": N_("move {number} '{move}': {reason}"),
     "record-mismatch": N_("the record does not agree with its moves"),
+    # thinking time (LimitError)
+    "time-limit-bad": N_("the time limit must be a positive number of seconds, not {limit}"),
     # the store (StoreError); the same English as store.py
     "store-corrupt": N_(
         "the database {path} is damaged or is not a devilsgrip database; it was left untouched"
