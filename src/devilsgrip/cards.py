@@ -130,6 +130,13 @@ def number_text(number: int) -> str:
     return ("-" if number < 0 else "") + "…" + f"{abs(number) % 10**12:012d}"
 
 
+def short_text(text: str, limit: int = 40) -> str:
+    """``text`` for a message: when longer than ``limit``, its start and end around ``…``."""
+    if len(text) <= limit:
+        return text
+    return text[: limit // 2] + "…" + text[-12:]
+
+
 def card_code(card: Card) -> str:
     """Canonical two-letter code: ``"TS"`` for the ten of spades."""
     return CARD_CODES[card]

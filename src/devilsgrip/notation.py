@@ -28,6 +28,7 @@ from devilsgrip.cards import (
     Card,
     parse_card_or_none,
     parse_number,
+    short_text,
 )
 from devilsgrip.errors import CardError, DeckError, MoveError
 
@@ -49,7 +50,7 @@ def parse_game_number(text: str) -> int:
     42
     """
     written = text.strip()
-    shown = written if len(written) <= 40 else written[:20] + "…" + written[-12:]
+    shown = short_text(written)
     number = parse_number(written, MAX_GAME_NUMBER)
     if number is None:
         raise DeckError("game-number-bad", f"bad game number '{shown}'", number=shown)
