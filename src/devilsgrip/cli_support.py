@@ -23,7 +23,7 @@ from typing import Final, NoReturn
 
 from devilsgrip.cards import parse_number, short_text
 from devilsgrip.errors import DeckError
-from devilsgrip.i18n import LANGUAGES, _, normalize_language, translate_error
+from devilsgrip.i18n import LANGUAGES, N_, _, normalize_language, translate_error
 from devilsgrip.notation import parse_game_number
 
 EXIT_OK: Final = 0
@@ -48,10 +48,53 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one clear line (exit status 2)."""
+    """An argument parser whose errors are one clear line (exit status 2), translated."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(f"{self.prog}: {argparse_message(message)}")
+
+
+_ARGUMENT_RE: Final = re.compile(r"argument (?P<option>\S+): (?P<rest>.*)", re.DOTALL)
+_ARGUMENT_MESSAGES: Final = (
+    (re.compile(r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", re.DOTALL),
+     N_("{option}: invalid choice {value} (choose from {choices})")),
+    (re.compile(r"expected one argument"), N_("{option} needs a value")),
+    (re.compile(r"expected at least one argument"), N_("{option} needs at least one value")),
+    (re.compile(r"not allowed with argument (?P<other>.*)", re.DOTALL),
+     N_("{option} cannot be given with {other}")),
+    (re.compile(r"ignored explicit argument (?P<value>.*)", re.DOTALL),
+     N_("{option} takes no value, not {value}")),
+    (re.compile(r"invalid \S+ value: (?P<value>.*)", re.DOTALL), N_("{option}: bad value {value}")),
+)
+_PLAIN_MESSAGES: Final = (
+    (re.compile(r"unrecognized arguments: (?P<args>.*)", re.DOTALL),
+     N_("unknown arguments: {args}")),
+    (re.compile(r"the following arguments are required: (?P<args>.*)", re.DOTALL),
+     N_("missing arguments: {args}")),
+    (re.compile(r"one of the arguments (?P<args>.*) is required", re.DOTALL),
+     N_("give one of {args}")),
+    (re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", re.DOTALL),
+     N_("ambiguous option {option}: it could be {matches}")),
+)
+
+
+def argparse_message(message: str) -> str:
+    """One of :mod:`argparse`'s error messages (English) in the player's language.
+
+    >>> argparse_message("argument --format: expected one argument")
+    '--format needs a value'
+    """
+    found = _ARGUMENT_RE.fullmatch(message)
+    table = _ARGUMENT_MESSAGES if found else _PLAIN_MESSAGES
+    rest = found.group("rest") if found else message
+    for pattern, template in table:
+        m = pattern.fullmatch(rest)
+        if m is not None:
+            values = m.groupdict()
+            if found:
+                values["option"] = found.group("option")
+            return _(template).format(**values)
+    return message
 
 
 def fail(message: str) -> NoReturn:
