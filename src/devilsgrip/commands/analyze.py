@@ -6,6 +6,8 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +195,15 @@ def _run(args: argparse.Namespace, games: list[int]) -> int:
     return 0
 
 
+@contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """A summary or plot that cannot be written: one line, exit status 2."""
+    try:
+        yield
+    except OSError as exc:
+        fail(_("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc))
+
+
 def _summarise(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -220,19 +231,22 @@ def _summarise(args: argparse.Namespace) -> int:
             print()
             print(terminal_histogram(s))
     if args.summary_json is not None:
-        write_summary_json(summaries, args.summary_json)
+        with _writing(args.summary_json):
+            write_summary_json(summaries, args.summary_json)
         print(_("Summary written to {path}").format(path=args.summary_json), file=sys.stderr)
     if args.summary_markdown is not None:
         from devilsgrip.analysis.report import summary_markdown
 
-        args.summary_markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.summary_markdown.write_text(summary_markdown(summaries), encoding="utf-8")
+        with _writing(args.summary_markdown):
+            args.summary_markdown.parent.mkdir(parents=True, exist_ok=True)
+            args.summary_markdown.write_text(summary_markdown(summaries), encoding="utf-8")
         print(_("Summary written to {path}").format(path=args.summary_markdown),
               file=sys.stderr)
     if args.plots is not None:
         from devilsgrip.analysis.plots import write_plots
 
-        paths = write_plots(summaries, args.plots)
+        with _writing(args.plots):
+            paths = write_plots(summaries, args.plots)
         for path in paths:
             print(_("Plot written to {path}").format(path=path), file=sys.stderr)
     return 0
