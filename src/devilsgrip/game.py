@@ -64,6 +64,7 @@ from devilsgrip.notation import (
     parse_deck,
     parse_game_number,
     split_move_text,
+    strip_comments,
 )
 from devilsgrip.rules import CLASSIC, Rules
 
@@ -877,7 +878,7 @@ class Game:
                 tags[m.group(1)] = _unescape(m.group(2))
             elif line:
                 body_lines.append(line)
-        body = _COMMENT_RE.sub(" ", "\n".join(body_lines))  # a ';' comment ends at its line
+        body = strip_comments("\n".join(body_lines))  # a ';' comment ends at its line
         tokens = [t for t in split_move_text(body) if t != "*"]
         rules = tags.get("Rules", "classic")
         try:
@@ -948,7 +949,6 @@ class Game:
 _COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position", "Moves",
                                    "Score", "Result"})
 _TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_COMMENT_RE: Final = re.compile(r"\{[^}]*\}|;[^\n]*")
 
 
 def _escape(value: str) -> str:

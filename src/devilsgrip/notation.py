@@ -188,6 +188,39 @@ def split_move_text(text: str) -> list[str]:
 _NUMBER_RE: Final = re.compile(r"[0-9]+\.+")
 
 
+def strip_comments(text: str) -> str:
+    """``text`` with each ``{...}`` comment and each ``;`` comment (to the end of its
+    line) replaced by a space, as a game record's move list has them.
+
+    One pass, so that a long run of ``{`` that no ``}`` closes takes linear time
+    (the regular expression ``\\{[^}]*\\}|;[^\\n]*`` it replaces took quadratic time).
+
+    >>> strip_comments("1. d {good; deal} 2. r ; no\\n3. d {")
+    '1. d   2. r  \\n3. d {'
+    """
+    last_close = text.rfind("}")
+    out: list[str] = []
+    at = 0
+    brace = semi = -2  # where the next "{" and ";" are; -2 when not looked for yet
+    while True:
+        if brace != -1 and brace < at:
+            # a "{" opens a comment only with a "}" after it
+            brace = text.find("{", at, max(last_close, 0))
+        if semi != -1 and semi < at:
+            semi = text.find(";", at)
+        if brace < 0 and semi < 0:
+            break
+        out.append(text[at : brace if semi < 0 or 0 <= brace < semi else semi])
+        out.append(" ")
+        if semi < 0 or 0 <= brace < semi:
+            at = text.index("}", brace) + 1
+        else:
+            end = text.find("\n", semi)
+            at = len(text) if end < 0 else end
+    out.append(text[at:])
+    return "".join(out)
+
+
 def parse_moves(text: str) -> list[Move]:
     """A list of moves separated by spaces or commas."""
     return [Move.from_text(t) for t in split_move_text(text)]

@@ -11,6 +11,8 @@ code has an English template and translates; a valid input still parses.
 from __future__ import annotations
 
 import random
+import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +29,7 @@ from devilsgrip.notation import (
     parse_cards,
     parse_game_number,
     parse_moves,
+    strip_comments,
 )
 
 FUZZ = settings(deadline=None, max_examples=300)
@@ -279,3 +282,24 @@ def test_valid_cards_decks_and_moves_still_parse() -> None:
     assert [str(Move.from_text(m)) for m in MOVES] == [
         "d", "r", "t-c2", "a1-c2", "a1=c2", "a1=h3", "d", "b2-b3"]
     assert [str(m) for m in parse_moves("1. d 2. t-c2 3.. a1-c2")] == ["d", "t-c2", "a1-c2"]
+
+
+# ------------------------------------------------------------ deep nesting
+COMMENT_RE = re.compile(r"\{[^}]*\}|;[^\n]*")
+"""What record comments were: the same result, but quadratic on unclosed ``{``."""
+
+
+@FUZZ
+@given(st.text(st.sampled_from("{};\nad1. "), max_size=40))
+def test_comments_are_stripped_as_before(text: str) -> None:
+    assert strip_comments(text) == COMMENT_RE.sub(" ", text)
+
+
+@pytest.mark.parametrize("body", ["{" * 200_000, "{;" * 100_000, ";\n" * 50_000 + "{",
+                                  "[" * 200_000, "(" * 200_000, '[Game "' + "\\" * 100_000],
+                         ids=["braces", "brace-semicolons", "comment-lines", "brackets",
+                              "parentheses", "backslashes"])
+def test_deep_nesting_is_refused_quickly(body: str) -> None:
+    start = time.perf_counter()
+    typed_or_nothing(Game.from_record, '[Game "1"]\n' + body)
+    assert time.perf_counter() - start < 5  # the old comment pattern took about a minute
