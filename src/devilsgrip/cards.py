@@ -51,6 +51,9 @@ GRID_SIZE: Final = 24
 COLUMNS: Final = 8
 ROWS: Final = 3
 MAX_GAME_NUMBER: Final = 2**63 - 1
+MAX_COUNT: Final = 10**9
+"""The largest count a text may give: redeals allowed or done, moves played
+(no game comes near it)."""
 
 _MASK64: Final = (1 << 64) - 1
 
@@ -96,6 +99,42 @@ def parse_card_or_none(text: str) -> Card | None:
     if rank is None or suit is None:
         return None
     return suit * 12 + rank - 2
+
+
+def parse_number(text: str, high: int) -> int | None:
+    """The whole number ``text`` writes in ASCII digits (``"0042"`` is 42), or None.
+
+    Signs, spaces, ``_`` and other scripts' digits (``"²"``, ``"٣"``, ``"１"``)
+    are not digits here, though :func:`int` takes some of them.  A number above
+    ``high`` gives ``high + 1``, so that no huge int is ever built (:func:`int`
+    refuses more than 4,300 digits) and the caller reports it out of range.
+
+    >>> parse_number("0042", 96), parse_number("²", 96), parse_number("9" * 5000, 96)
+    (42, None, 97)
+    """
+    if not text or not text.isascii() or not text.isdigit():
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(high)):
+        return high + 1
+    return min(int(digits), high + 1)
+
+
+def number_text(number: int) -> str:
+    """``str(number)``, or its last 12 digits after ``…`` when it has more than 40.
+
+    :func:`str` refuses ints of more than 4,300 digits; a message never needs them all.
+    """
+    if -(10**40) < number < 10**40:
+        return str(number)
+    return ("-" if number < 0 else "") + "…" + f"{abs(number) % 10**12:012d}"
+
+
+def short_text(text: str, limit: int = 40) -> str:
+    """``text`` for a message: when longer than ``limit``, its start and end around ``…``."""
+    if len(text) <= limit:
+        return text
+    return text[: limit // 2] + "…" + text[-12:]
 
 
 def card_code(card: Card) -> str:

@@ -2,7 +2,10 @@
 
 Subcommands live in :mod:`devilsgrip.commands`, one module each with a
 ``register(subparsers)`` function; they are found at start-up.  With no
-subcommand, ``devilsgrip`` runs ``play``.
+subcommand, ``devilsgrip`` runs ``play``.  What this module and the
+subcommands share (the parser class, :class:`UsageError`, the exit statuses,
+the option types) is in :mod:`devilsgrip.cli_support`, so that no subcommand
+imports this module.
 """
 
 from __future__ import annotations
@@ -12,26 +15,30 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from devilsgrip import commands
+from devilsgrip.cli_support import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_OK,
+    Parser,
+    UsageError,
+    fail,
+    say,
+)
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, set_language
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
-
-
-class UsageError(Exception):
-    """Bad command-line input: one line on stderr, exit status 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one clear line (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "Parser",
+    "UsageError",
+    "build_parser",
+    "fail",
+    "main",
+]
 
 
 def build_parser() -> Parser:
@@ -86,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if bare and "play" in _command_names(parser):
             args_list = ["play", *args_list]
         args = parser.parse_args(args_list)
+        lang = getattr(args, "lang", None)
+        if lang is not None:  # checked by its type; also when abbreviated (--la fr)
+            set_language(lang)
         func = getattr(args, "func", None)
         if func is None:
             parser.print_help()
@@ -93,20 +103,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = func(args)
         return result
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        say(str(exc))
         return EXIT_BAD_INPUT
     except DevilsGripError as exc:
         from devilsgrip.i18n import translate_error
 
-        print(f"devilsgrip: {translate_error(exc)}", file=sys.stderr)
+        say(f"devilsgrip: {translate_error(exc)}")
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
-
-
-def fail(message: str) -> NoReturn:
-    """Stop a subcommand with a one-line error about its input (exit status 2)."""
-    raise UsageError(f"devilsgrip: {message}")

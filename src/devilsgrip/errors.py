@@ -52,3 +52,7 @@ class PositionError(DevilsGripError):
 
 class RecordError(DevilsGripError):
     """A game record that does not parse or does not replay as it claims."""
+
+
+class LimitError(DevilsGripError):
+    """A time limit that is not a positive, finite number of seconds."""

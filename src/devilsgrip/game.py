@@ -29,13 +29,17 @@ from devilsgrip.cards import (
     GRID_SIZE,
     IS_BASE,
     IS_TOP,
+    MAX_COUNT,
+    MAX_GAME_NUMBER,
     N_CARDS,
     NEXT,
     PREV,
     SUIT_OF,
     Card,
     card_name,
+    number_text,
     numbered_deck,
+    parse_number,
 )
 from devilsgrip.errors import (
     CardError,
@@ -58,7 +62,9 @@ from devilsgrip.notation import (
     format_deck,
     parse_cards,
     parse_deck,
+    parse_game_number,
     split_move_text,
+    strip_comments,
 )
 from devilsgrip.rules import CLASSIC, Rules
 
@@ -246,14 +252,14 @@ class Game:
         if number is not None:
             if isinstance(number, bool) or not isinstance(number, int):
                 raise DeckError("game-number-bad", f"bad game number {number!r}", number=number)
-            try:
-                cards = numbered_deck(number)
-            except ValueError as exc:
+            if not 1 <= number <= MAX_GAME_NUMBER:
+                shown = number_text(number)
                 raise DeckError(
                     "game-number-range",
-                    f"game number {number} is out of range: 1 .. {2**63 - 1}",
-                    number=number,
-                ) from exc
+                    f"game number {shown} is out of range: 1 .. {MAX_GAME_NUMBER}",
+                    number=shown,
+                )
+            cards = numbered_deck(number)
             self.number = number
         elif deck is not None:
             cards = parse_deck(deck) if isinstance(deck, str) else parse_deck(_deck_text(deck))
@@ -882,9 +888,14 @@ class Game:
                 "every card must appear exactly twice: "
                 + ", ".join(f"{CARD_CODES[c]} ({counts.get(c, 0)})" for c in wrong),
             )
-        if not redeals_text.isdigit() or not moves_text.isdigit():
-            raise PositionError("position-counts", "redeals and moves must be whole numbers")
-        redeals = int(redeals_text)
+        redeals = parse_number(redeals_text, MAX_COUNT)
+        moves_before = parse_number(moves_text, MAX_COUNT)
+        if redeals is None or moves_before is None or max(redeals, moves_before) > MAX_COUNT:
+            raise PositionError(
+                "position-counts",
+                f"redeals and moves must be whole numbers from 0 to {MAX_COUNT}",
+                max=MAX_COUNT,
+            )
         if rules.redeals is not None and redeals > rules.redeals:
             raise PositionError(
                 "position-redeals", f"{redeals} redeals done but the rules allow {rules.redeals}"
@@ -894,7 +905,7 @@ class Game:
         self.stock = stock
         self.talon = talon
         self.redeals_done = redeals
-        self._moves_before = int(moves_text)
+        self._moves_before = moves_before
 
     # -------------------------------------------------------- text: records
     def record(self) -> str:
@@ -958,15 +969,15 @@ class Game:
                 tags[m.group(1)] = _unescape(m.group(2))
             elif line:
                 body_lines.append(line)
-        body = _COMMENT_RE.sub(" ", "\n".join(body_lines))  # a ';' comment ends at its line
+        body = strip_comments("\n".join(body_lines))  # a ';' comment ends at its line
         tokens = [t for t in split_move_text(body) if t != "*"]
         rules = tags.get("Rules", "classic")
         try:
             if "Game" in tags:
                 value = tags["Game"]
-                if not value.isdigit():
+                if parse_number(value, MAX_GAME_NUMBER) is None:
                     raise RecordError("record-bad-game", f"bad game number '{value}'")
-                game = cls(int(value), rules=rules)
+                game = cls(parse_game_number(value), rules=rules)
                 if "Deck" in tags and parse_deck(tags["Deck"]) != list(game.deck or ()):
                     raise RecordError(
                         "record-deck-mismatch", "the Deck tag is not the deck of Game"
@@ -1029,7 +1040,6 @@ class Game:
 _COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position", "Moves",
                                    "Score", "Result"})
 _TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_COMMENT_RE: Final = re.compile(r"\{[^}]*\}|;[^\n]*")
 
 
 def _deck_text(cards: Iterable[Card]) -> str:

@@ -407,7 +407,7 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "position-card": N_("bad card in the position"),
     "position-pile": N_("pile {cell} is not built in suit sequence"),
     "position-cards": N_("every card must appear exactly twice"),
-    "position-counts": N_("redeals and moves must be whole numbers"),
+    "position-counts": N_("redeals and moves must be whole numbers from 0 to {max}"),
     "position-redeals": N_("more redeals done than the rules allow"),
     # game records (RecordError)
     "record-bad-tag": N_("cannot read tag line: {line}"),
@@ -417,6 +417,8 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "record-no-start": N_("the record has no Game, Deck or Position tag"),
     "record-illegal-move": N_("move {number} '{move}': {reason}"),
     "record-mismatch": N_("the record does not agree with its moves"),
+    # thinking time (LimitError)
+    "time-limit-bad": N_("the time limit must be a positive number of seconds, not {limit}"),
     # the store (StoreError); the same English as store.py
     "store-corrupt": N_(
         "the database {path} is damaged or is not a devilsgrip database; it was left untouched"
@@ -445,7 +447,7 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
 
 _RULES_EXPECTED: Final = {
     "draw": N_("a whole number from 1 to 96"),
-    "redeals": N_("a whole number or 'unlimited'"),
+    "redeals": N_("a whole number from 0 to {max} or 'unlimited'"),
     "move_unit": N_("'run' or 'card'"),
     "fill_from_talon": N_("'true' or 'false'"),
 }
@@ -463,7 +465,7 @@ def error_text(
     code: str, params: Mapping[str, Any], lang: str | None = None, fallback: str | None = None
 ) -> str:
     """The translated text of reason ``code`` with ``params`` (``fallback`` if unknown)."""
-    from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER, parse_card_or_none
+    from devilsgrip.cards import CARD_CODES, MAX_COUNT, MAX_GAME_NUMBER, parse_card_or_none
 
     cat = _catalog(lang)
     language = _lang(lang)
@@ -495,7 +497,9 @@ def error_text(
         values["max"] = MAX_GAME_NUMBER
     if code == "rules-bad-value":
         expected = _RULES_EXPECTED.get(str(params.get("option")))
-        values["expected"] = cat.gettext(expected) if expected else ""
+        values["expected"] = (
+            cat.gettext(expected).format(max=MAX_COUNT) if expected else ""
+        )
     if code == "record-illegal-move":
         inner = params.get("reason")
         inner_params = params.get("reason_params")

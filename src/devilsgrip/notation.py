@@ -24,8 +24,11 @@ from devilsgrip.cards import (
     CELL_NAMES,
     DECK_SIZE,
     GRID_SIZE,
+    MAX_GAME_NUMBER,
     Card,
     parse_card_or_none,
+    parse_number,
+    short_text,
 )
 from devilsgrip.errors import CardError, DeckError, MoveError
 
@@ -38,6 +41,26 @@ def parse_card(text: str) -> Card:
     if card is None:
         raise CardError("card-unknown", f"unknown card '{text}'", card=text)
     return card
+
+
+def parse_game_number(text: str) -> int:
+    """A game number (1 .. 2**63-1) written in ASCII digits; raises :class:`DeckError`.
+
+    >>> parse_game_number(" 42 ")
+    42
+    """
+    written = text.strip()
+    shown = short_text(written)
+    number = parse_number(written, MAX_GAME_NUMBER)
+    if number is None:
+        raise DeckError("game-number-bad", f"bad game number '{shown}'", number=shown)
+    if not 1 <= number <= MAX_GAME_NUMBER:
+        raise DeckError(
+            "game-number-range",
+            f"game number {shown} is out of range: 1 .. {MAX_GAME_NUMBER}",
+            number=shown,
+        )
+    return number
 
 
 def parse_cell(text: str) -> int:
@@ -170,7 +193,40 @@ def split_move_text(text: str) -> list[str]:
     return [t for t in _SPLIT_RE.split(text.strip()) if t and not _NUMBER_RE.fullmatch(t)]
 
 
-_NUMBER_RE: Final = re.compile(r"\d+\.+")
+_NUMBER_RE: Final = re.compile(r"[0-9]+\.+")
+
+
+def strip_comments(text: str) -> str:
+    """``text`` with each ``{...}`` comment and each ``;`` comment (to the end of its
+    line) replaced by a space, as a game record's move list has them.
+
+    One pass, so that a long run of ``{`` that no ``}`` closes takes linear time
+    (the regular expression ``\\{[^}]*\\}|;[^\\n]*`` it replaces took quadratic time).
+
+    >>> strip_comments("1. d {good; deal} 2. r ; no\\n3. d {")
+    '1. d   2. r  \\n3. d {'
+    """
+    last_close = text.rfind("}")
+    out: list[str] = []
+    at = 0
+    brace = semi = -2  # where the next "{" and ";" are; -2 when not looked for yet
+    while True:
+        if brace != -1 and brace < at:
+            # a "{" opens a comment only with a "}" after it
+            brace = text.find("{", at, max(last_close, 0))
+        if semi != -1 and semi < at:
+            semi = text.find(";", at)
+        if brace < 0 and semi < 0:
+            break
+        out.append(text[at : brace if semi < 0 or 0 <= brace < semi else semi])
+        out.append(" ")
+        if semi < 0 or 0 <= brace < semi:
+            at = text.index("}", brace) + 1
+        else:
+            end = text.find("\n", semi)
+            at = len(text) if end < 0 else end
+    out.append(text[at:])
+    return "".join(out)
 
 
 def parse_moves(text: str) -> list[Move]:

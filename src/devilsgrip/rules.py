@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from devilsgrip.cards import DECK_SIZE, MAX_COUNT, parse_number, short_text
 from devilsgrip.errors import RulesError
 
 MoveUnit = Literal["run", "card"]
@@ -61,37 +62,42 @@ class Rules:
     def _override(self, item: str) -> Rules:
         name, eq, value = item.partition("=")
         name, value = name.strip().replace("-", "_"), value.strip()
+        shown = short_text(value)
         if not eq or not name:
             raise RulesError(
                 "rules-bad-option", f"bad rules option '{item}': write name=value", option=item
             )
         if name == "draw":
-            if not value.isdigit() or not 1 <= int(value) <= 96:
+            draw = parse_number(value, DECK_SIZE)
+            if draw is None or not 1 <= draw <= DECK_SIZE:
                 raise RulesError(
                     "rules-bad-value",
-                    f"bad value '{value}' for draw: a whole number from 1 to 96",
+                    f"bad value '{shown}' for draw: a whole number from 1 to {DECK_SIZE}",
                     option=name,
-                    value=value,
+                    value=shown,
                 )
-            return replace(self, draw=int(value))
+            return replace(self, draw=draw)
         if name == "redeals":
             if value in ("unlimited", "inf", "infinite", "none"):
                 return replace(self, redeals=None)
-            if not value.isdigit():
+            redeals = parse_number(value, MAX_COUNT)
+            if redeals is None or redeals > MAX_COUNT:
                 raise RulesError(
                     "rules-bad-value",
-                    f"bad value '{value}' for redeals: a whole number or 'unlimited'",
+                    f"bad value '{shown}' for redeals: a whole number from 0 to {MAX_COUNT} "
+                    "or 'unlimited'",
                     option=name,
-                    value=value,
+                    value=shown,
+                    max=MAX_COUNT,
                 )
-            return replace(self, redeals=int(value))
+            return replace(self, redeals=redeals)
         if name == "move_unit":
             if value not in ("run", "card"):
                 raise RulesError(
                     "rules-bad-value",
-                    f"bad value '{value}' for move_unit: 'run' or 'card'",
+                    f"bad value '{shown}' for move_unit: 'run' or 'card'",
                     option=name,
-                    value=value,
+                    value=shown,
                 )
             return replace(self, move_unit="run" if value == "run" else "card")
         if name == "fill_from_talon":
@@ -101,9 +107,9 @@ class Rules:
                 return replace(self, fill_from_talon=False)
             raise RulesError(
                 "rules-bad-value",
-                f"bad value '{value}' for fill_from_talon: 'true' or 'false'",
+                f"bad value '{shown}' for fill_from_talon: 'true' or 'false'",
                 option=name,
-                value=value,
+                value=shown,
             )
         raise RulesError(
             "rules-unknown-option",

@@ -75,6 +75,21 @@ def test_bad_input_is_one_line_and_status_2(
     assert not (tmp_path / "x.sqlite").exists()
 
 
+@pytest.mark.parametrize("option", ["--summary-json", "--summary-markdown", "--plots"])
+def test_an_unwritable_summary_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    results = tmp_path / "r.sqlite"
+    open_results(results, create=True).close()
+    (tmp_path / "a-file").write_text("not a directory")
+    target = tmp_path / "a-file" / "summary"
+    assert main(["analyze", "--summary-only", "--out", str(results), option, str(target),
+                 "--lang", "fr"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert err.startswith(f"devilsgrip: impossible d'écrire {target} : ")
+
+
 def _count(path: Path) -> int:
     if not path.exists():
         return 0

@@ -69,7 +69,7 @@ def test_deal_formats(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["deal", "0"], "out of range"),
         (["deal", str(2**63)], "out of range"),
-        (["deal", "x"], "invalid"),
+        (["deal", "x"], "bad game number x"),
         (["deal"], "--deck"),
         (["deal", "1", "--rules", "nope"], "nope"),
         (["deal", "1", "--format", "pdf"], "pdf"),

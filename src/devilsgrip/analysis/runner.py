@@ -16,10 +16,14 @@ from typing import Final
 from devilsgrip.analysis.backends import Backend, make_backend
 from devilsgrip.analysis.results import PLAYERS, AnalysisError, DealResult, open_results
 from devilsgrip.analysis.work import Task, auto_chunk_size, chunked
-from devilsgrip.cards import MAX_GAME_NUMBER
+from devilsgrip.cards import MAX_GAME_NUMBER, parse_number
 from devilsgrip.rules import Rules
 
-_RANGE_RE: Final = re.compile(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?")
+_RANGE_RE: Final = re.compile(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?")
+
+
+MAX_DEALS: Final = 10_000_000
+"""The most deals one run may ask for."""
 
 
 def parse_games(text: str) -> list[int]:
@@ -36,19 +40,24 @@ def parse_games(text: str) -> list[int]:
                 "games-bad", f"bad game range '{part.strip()}': write e.g. 1-10000 or 1-5,9",
                 games=part.strip(),
             )
-        low = int(m.group(1))
-        high = int(m.group(2)) if m.group(2) else low
-        if low < 1 or high > MAX_GAME_NUMBER or high < low:
+        low = parse_number(m.group(1), MAX_GAME_NUMBER)
+        high = parse_number(m.group(2), MAX_GAME_NUMBER) if m.group(2) else low
+        if low is None or high is None or low < 1 or high > MAX_GAME_NUMBER or high < low:
             raise AnalysisError(
                 "games-bad", f"bad game range '{part.strip()}': write e.g. 1-10000 or 1-5,9",
                 games=part.strip(),
             )
-        if high - low > 10_000_000:
+        if high - low >= MAX_DEALS:
             raise AnalysisError(
                 "games-too-many", f"the range '{part.strip()}' has more than 10 million deals",
                 games=part.strip(),
             )
         numbers.update(range(low, high + 1))
+        if len(numbers) > MAX_DEALS:
+            raise AnalysisError(
+                "games-too-many", f"the ranges '{text.strip()}' have more than 10 million deals",
+                games=text.strip(),
+            )
     return sorted(numbers)
 
 

@@ -6,10 +6,21 @@ import argparse
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cards import MAX_COUNT
+from devilsgrip.cli_support import (
+    MAX_JOBS,
+    MAX_NODES,
+    fail,
+    seconds,
+    seed_number,
+    shown,
+    whole_number,
+)
 from devilsgrip.commands import add_game_options
 from devilsgrip.i18n import _, ngettext
 
@@ -32,17 +43,18 @@ def register(sub: Any) -> None:
     add_game_options(p, deal=False)
     p.add_argument("--player", choices=("clairvoyant", "honest", "greedy"),
                    default="clairvoyant", help=_("who plays (default: clairvoyant)"))
-    p.add_argument("--time-limit", type=float, metavar="S",
+    p.add_argument("--time-limit", type=seconds("--time-limit", zero_ok=True), metavar="S",
                    help=_("thinking time: clairvoyant, seconds per deal (default: 10, 0 for "
                           "none); honest, seconds per move (default: 0.25)"))
-    p.add_argument("--max-nodes", type=int, metavar="N",
+    p.add_argument("--max-nodes", type=whole_number("--max-nodes", 1, MAX_NODES), metavar="N",
                    help=_("node budget per deal for the solver: with --time-limit 0 the "
                           "results are the same on every machine"))
-    p.add_argument("--seed", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=seed_number, default=0, metavar="N",
                    help=_("seed for the players' random choices (default: 0)"))
-    p.add_argument("--jobs", type=int, metavar="N",
+    p.add_argument("--jobs", type=whole_number("--jobs", 1, MAX_JOBS), metavar="N",
                    help=_("worker processes (default: all cores)"))
-    p.add_argument("--chunk-size", type=int, metavar="N",
+    p.add_argument("--chunk-size", type=whole_number("--chunk-size", 1, MAX_COUNT),
+                   metavar="N",
                    help=_("deals sent to a worker at a time (default: automatic)"))
     p.add_argument("--retry-unproven", action="store_true",
                    help=_("solve again the deals whose result is not proven (e.g. with a "
@@ -82,16 +94,8 @@ def run(args: argparse.Namespace) -> int:
         fail(_("a run writes one results file: give one --out"))
     if not args.games:
         fail(_("give the deals to analyse with --games, e.g. --games 1-1000"))
-    if args.jobs is not None and args.jobs < 1:
-        fail(_("--jobs must be at least 1"))
-    if args.chunk_size is not None and args.chunk_size < 1:
-        fail(_("--chunk-size must be at least 1"))
     if args.time_limit is None:
         args.time_limit = DEFAULT_TIME_LIMITS.get(args.player, 0.0)
-    if args.time_limit < 0:
-        fail(_("--time-limit must not be negative"))
-    if args.max_nodes is not None and args.max_nodes < 1:
-        fail(_("--max-nodes must be at least 1"))
     if args.time_limit == 0 and args.max_nodes is None and args.player == "clairvoyant":
         fail(_("--time-limit 0 needs --max-nodes: the solver must stop somewhere"))
     if args.scheduler and args.backend != "dask":
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         games = parse_games(args.games)
     except AnalysisError as exc:
         fail(_("bad game range '{games}': write e.g. 1-10000 or 1-5,9").format(
-            games=exc.params.get("games", args.games)))
+            games=shown(str(exc.params.get("games", args.games)))))
     status = _run(args, games)
     if status == 0:
         return _summarise(args)
@@ -191,6 +195,15 @@ def _run(args: argparse.Namespace, games: list[int]) -> int:
     return 0
 
 
+@contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """A summary or plot that cannot be written: one line, exit status 2."""
+    try:
+        yield
+    except OSError as exc:
+        fail(_("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc))
+
+
 def _summarise(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -218,19 +231,22 @@ def _summarise(args: argparse.Namespace) -> int:
             print()
             print(terminal_histogram(s))
     if args.summary_json is not None:
-        write_summary_json(summaries, args.summary_json)
+        with _writing(args.summary_json):
+            write_summary_json(summaries, args.summary_json)
         print(_("Summary written to {path}").format(path=args.summary_json), file=sys.stderr)
     if args.summary_markdown is not None:
         from devilsgrip.analysis.report import summary_markdown
 
-        args.summary_markdown.parent.mkdir(parents=True, exist_ok=True)
-        args.summary_markdown.write_text(summary_markdown(summaries), encoding="utf-8")
+        with _writing(args.summary_markdown):
+            args.summary_markdown.parent.mkdir(parents=True, exist_ok=True)
+            args.summary_markdown.write_text(summary_markdown(summaries), encoding="utf-8")
         print(_("Summary written to {path}").format(path=args.summary_markdown),
               file=sys.stderr)
     if args.plots is not None:
         from devilsgrip.analysis.plots import write_plots
 
-        paths = write_plots(summaries, args.plots)
+        with _writing(args.plots):
+            paths = write_plots(summaries, args.plots)
         for path in paths:
             print(_("Plot written to {path}").format(path=path), file=sys.stderr)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import seconds, seed_number
 from devilsgrip.commands import add_game_options, make_game
 from devilsgrip.i18n import _
 
@@ -20,9 +20,9 @@ def register(sub: Any) -> None:
     p.add_argument("--player", choices=("honest", "greedy", "clairvoyant"), default="honest",
                    help=_("who plays: honest (sees what a person sees), greedy, or "
                           "clairvoyant (knows the stock)"))
-    p.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--time-limit", type=seconds("--time-limit"), default=1.0, metavar="SECONDS",
                    help=_("thinking time per decision in seconds (default 1)"))
-    p.add_argument("--seed", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=seed_number, default=0, metavar="N",
                    help=_("seed of the honest player's sampling"))
     p.set_defaults(func=run)
 
@@ -30,8 +30,6 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.solver import play_game
 
-    if args.time_limit <= 0:
-        fail(_("the time limit must be positive"))
     game = make_game(args.game, args.deck, args.rules)
     game.tags["Player"] = args.player
     play_game(game, args.player, seed=args.seed, time_limit=args.time_limit)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import fail, game_number
 from devilsgrip.commands import add_game_options
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
@@ -18,7 +18,7 @@ def register(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "deal", help=_("show a deal"), description=_("Show the deal of a game number or deck.")
     )
-    p.add_argument("number", nargs="?", type=int, metavar="N", help=_("game number"))
+    p.add_argument("number", nargs="?", type=game_number, metavar="N", help=_("game number"))
     add_game_options(p, deal=False)
     p.add_argument("--deck", metavar="DECK", help=_("deck string: 96 card codes"))
     p.add_argument(

@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import MAX_SEED, fail, plain_text, say, whole_number
 from devilsgrip.commands import add_game_options
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _, ngettext
+from devilsgrip.rules import Rules
 from devilsgrip.store import StoreError, store_error_text
 
 
@@ -21,16 +22,18 @@ def register(sub: Any) -> None:
                       "blank lines, to a file or standard output."),
     )
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--game-id", type=int, metavar="ID", help=_("the stored game's id"))
+    which.add_argument("--game-id", type=whole_number("--game-id", 1, MAX_SEED), metavar="ID",
+                       help=_("the stored game's id"))
     which.add_argument("--all", action="store_true", help=_("every stored game"))
     p.add_argument("--out", metavar="FILE", help=_("output file (default: standard output)"))
-    p.add_argument("--owner", metavar="OWNER",
+    p.add_argument("--owner", metavar="OWNER", type=plain_text("--owner"),
                    help=_("with --all: only games of this owner"))
     add_game_options(p, deal=False)
     p.set_defaults(rules=None, func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    rules = None if args.rules is None else str(Rules.parse(args.rules))
     store = open_or_report(args)
     if store is None:
         return EXIT_STORE
@@ -43,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
                         game_id=args.game_id, path=store.path))
                 records = [store.record(args.game_id)]
             else:
-                ids = [g.id for g in store.games(owner=args.owner, rules=args.rules)]
+                ids = [g.id for g in store.games(owner=args.owner, rules=rules)]
                 records = [store.record(i) for i in ids]
     except StoreError as exc:
-        print(f"devilsgrip: {store_error_text(exc)}", file=sys.stderr)
+        say(f"devilsgrip: {store_error_text(exc)}")
         return EXIT_STORE
     text = "\n".join(records)
     if args.out is None or args.out == "-":

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import fail, seconds, seed_number
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.commands.solve import game_from_args
 from devilsgrip.game import Game
@@ -25,9 +25,9 @@ def register(sub: Any) -> None:
     p.add_argument("--position", metavar="POSITION", help=_("a position string"))
     p.add_argument("--moves", metavar="MOVES",
                    help=_("moves to play first, separated by spaces or commas"))
-    p.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--time-limit", type=seconds("--time-limit"), default=1.0, metavar="SECONDS",
                    help=_("thinking time in seconds (default 1)"))
-    p.add_argument("--seed", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=seed_number, default=0, metavar="N",
                    help=_("seed of the sampled stock orders"))
     p.add_argument("--json", action="store_true", help=_("print the hint as JSON"))
     p.set_defaults(func=run)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
+from devilsgrip.cli_support import fail, plain_text, say
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
+from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, ngettext, translate_error
-from devilsgrip.store import StoreError, import_records, store_error_text
+from devilsgrip.store import StoreError, import_records, split_records, store_error_text
 
 EXIT_SOME_BAD = 1
 
@@ -24,7 +25,7 @@ def register(sub: Any) -> None:
                       "was bad."),
     )
     p.add_argument("file", metavar="FILE", help=_("records file, or -"))
-    p.add_argument("--owner", default="local", metavar="OWNER",
+    p.add_argument("--owner", default="local", metavar="OWNER", type=plain_text("--owner"),
                    help=_("owner of the imported games (default: local)"))
     add_game_options(p, deal=False)
     p.set_defaults(func=run)
@@ -32,6 +33,8 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
+    if not split_records(text):
+        fail(_("no game record in {path}").format(path=args.file))
     store = open_or_report(args)
     if store is None:
         return EXIT_STORE
@@ -39,11 +42,17 @@ def run(args: argparse.Namespace) -> int:
         with store:
             report = import_records(store, text, owner=args.owner)
     except StoreError as exc:
-        print(f"devilsgrip: {store_error_text(exc)}", file=sys.stderr)
+        say(f"devilsgrip: {store_error_text(exc)}")
         return EXIT_STORE
+    except ValueError as exc:
+        if isinstance(exc, DevilsGripError):
+            raise
+        # the store reads a record's Hints tag with int(), which refuses '²' or 5,000 digits
+        fail(_("cannot import {path}: a record's Hints tag is not a whole number").format(
+            path=args.file))
     for index, error in report.bad:
-        print(_("devilsgrip: record {index} not imported: {reason}").format(
-            index=index, reason=translate_error(error)), file=sys.stderr)
+        say(_("devilsgrip: record {index} not imported: {reason}").format(
+            index=index, reason=translate_error(error)))
     print(ngettext("{n} game imported", "{n} games imported", len(report.imported)).format(
         n=len(report.imported)))
     if report.duplicates:

@@ -7,9 +7,9 @@ import ipaddress
 import sys
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import fail, whole_number
 from devilsgrip.commands import add_game_options, db_path
-from devilsgrip.i18n import _, normalize_language
+from devilsgrip.i18n import _
 from devilsgrip.rules import Rules
 
 
@@ -20,7 +20,7 @@ def register(sub: Any) -> None:
         description=_("Start the game's local server and open it in the browser."),
     )
     add_game_options(p)
-    p.add_argument("--port", type=int, default=0, metavar="PORT",
+    p.add_argument("--port", type=whole_number("--port", 0, 65535), default=0, metavar="PORT",
                    help=_("port to listen on (default: a free port)"))
     p.add_argument("--host", default="127.0.0.1", metavar="HOST",
                    help=_("address to listen on (default: 127.0.0.1, this computer only)"))
@@ -42,10 +42,6 @@ def run(args: argparse.Namespace) -> int:
     from devilsgrip.game import Game
     from devilsgrip.web.server import ServerOptions, serve
 
-    if not 0 <= args.port <= 65535:
-        fail(_("the port must be from 0 to 65535"))
-    if args.lang is not None and normalize_language(args.lang) is None:
-        fail(_("unknown language '{lang}'").format(lang=args.lang))
     rules = str(Rules.parse(args.rules))
     if args.game is not None or args.deck is not None:
         Game(args.game, deck=args.deck, rules=rules)  # a bad deal fails here, clearly

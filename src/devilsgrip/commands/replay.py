@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import fail, say
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
 from devilsgrip.game import Game
@@ -30,12 +29,8 @@ def register(sub: Any) -> None:
 
 
 def _illegal(number: int, text: str, reason: str) -> int:
-    print(
-        _("devilsgrip: move {number} '{move}' is illegal: {reason}").format(
-            number=number, move=text, reason=reason
-        ),
-        file=sys.stderr,
-    )
+    say(_("devilsgrip: move {number} '{move}' is illegal: {reason}").format(
+        number=number, move=text, reason=reason))
     return 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from devilsgrip.commands import add_language_option
 from devilsgrip.i18n import _, current_language, markdown_to_plain, rules_text
 
 
@@ -13,7 +14,7 @@ def register(sub: Any) -> None:
         "rules", help=_("show the rules of the game"),
         description=_("Print the rules of Devil's Grip for players."),
     )
-    p.add_argument("--lang", metavar="LANG", help=_("language: en, fr, da, es or hu"))
+    add_language_option(p)
     p.add_argument(
         "--markdown", action="store_true", help=_("print the Markdown source instead of plain text")
     )

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli import fail
+from devilsgrip.cli_support import fail, seconds
 from devilsgrip.commands import add_game_options, make_game
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
@@ -23,7 +23,7 @@ def register(sub: Any) -> None:
     p.add_argument("--position", metavar="POSITION", help=_("a position string"))
     p.add_argument("--moves", metavar="MOVES",
                    help=_("moves to play first, separated by spaces or commas"))
-    p.add_argument("--time-limit", type=float, default=10.0, metavar="SECONDS",
+    p.add_argument("--time-limit", type=seconds("--time-limit"), default=10.0, metavar="SECONDS",
                    help=_("stop searching after this many seconds (default 10)"))
     p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
     p.set_defaults(func=run)
@@ -47,8 +47,6 @@ def game_from_args(args: argparse.Namespace) -> Game:
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.solver import solve
 
-    if args.time_limit <= 0:
-        fail(_("the time limit must be positive"))
     game = game_from_args(args)
     result = solve(game, time_limit=args.time_limit)
     if args.json:

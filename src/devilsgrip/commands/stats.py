@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from devilsgrip.cli_support import plain_text, say
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, rating_label
 from devilsgrip.rules import Rules
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
     )
     add_game_options(p, deal=False)
     p.set_defaults(rules=None)
-    p.add_argument("--owner", metavar="OWNER",
+    p.add_argument("--owner", metavar="OWNER", type=plain_text("--owner"),
                    help=_("only games of this owner (default: every owner)"))
     p.add_argument("--json", action="store_true", help=_("print the statistics as JSON"))
     p.set_defaults(func=run)
@@ -41,7 +41,7 @@ def open_or_report(args: argparse.Namespace) -> Store | None:
     try:
         return Store.open(db_path(args))
     except StoreError as exc:
-        print(f"devilsgrip: {store_error_text(exc)}", file=sys.stderr)
+        say(f"devilsgrip: {store_error_text(exc)}")
         return None
 
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 data = {"all": overall.to_dict(),
                         "by_rules": {r: s.to_dict() for r, s in by_rules.items()}}
     except StoreError as exc:
-        print(f"devilsgrip: {store_error_text(exc)}", file=sys.stderr)
+        say(f"devilsgrip: {store_error_text(exc)}")
         return EXIT_STORE
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=False))

@@ -61,6 +61,7 @@ from typing import Any, Final
 from devilsgrip.cards import CARD_CODES, GRID_SIZE, LEVEL_OF, N_CARDS, PREV
 from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Move
+from devilsgrip.solver.limits import check_time_limit
 
 _B_SHIFT: Final = 96
 _M01: Final = int("01" * 48, 2)
@@ -1414,8 +1415,10 @@ def solve(
 
     ``proven`` is True when the search finished (the score is optimal).  The
     line of ``moves`` (deals and redeals included, no swaps) replays legally
-    to exactly ``score``.
+    to exactly ``score``.  ``time_limit`` is a positive, finite number of seconds,
+    or None for none (then ``max_nodes`` stops the search); else ``LimitError``.
     """
+    check_time_limit(time_limit, none_ok=True)
     search = Search(game, time_limit=time_limit, max_nodes=max_nodes, tt_entries=tt_entries)
     result = search.run()
     moves = realize(game, search.best_path)

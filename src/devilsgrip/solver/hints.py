@@ -8,6 +8,7 @@ from devilsgrip.cards import CELL_NAMES, PREV
 from devilsgrip.game import Game
 from devilsgrip.i18n import _, card_label, translations
 from devilsgrip.notation import Move, MoveKind, parse_card
+from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import choose_move
 
 HINT_THINKING_SHARE = 0.7
@@ -85,7 +86,9 @@ def hint(game: Game, *, time_limit: float = 1.0, seed: int = 0) -> Hint | None:
     """The honest player's move with its reason, or None when it sees none (or given up).
 
     Uses only what ``game.view()`` shows (never the order of unseen stock cards).
+    ``time_limit`` is a positive, finite number of seconds, else ``LimitError``.
     """
+    check_time_limit(time_limit)
     if game.given_up:
         return None
     # the honest player's budgets are counted in nodes (the same hint on any machine),

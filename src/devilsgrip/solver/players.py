@@ -31,6 +31,7 @@ from devilsgrip.notation import (
     format_cards,
 )
 from devilsgrip.solver.core import solve
+from devilsgrip.solver.limits import check_time_limit
 
 PLAYERS: Final = ("greedy", "honest", "clairvoyant")
 MAX_MOVES: Final = 20_000
@@ -313,8 +314,11 @@ def choose_move(
 
     ``time_limit`` bounds the thinking of the honest and clairvoyant players;
     ``samples`` is how many stock orders the honest player draws at most for a
-    move (at least 1; fewer when the time is short with no redeal left).
+    move (at least 1; fewer when the time is short with no redeal left).  A
+    ``time_limit`` that is not a positive, finite number of seconds raises
+    ``LimitError``, whoever plays.
     """
+    check_time_limit(time_limit)
     if player == "greedy":
         return _greedy(game)
     if samples < 1:
@@ -339,6 +343,7 @@ def play_game(
     max_moves: int = MAX_MOVES,
 ) -> Game:
     """Let ``player`` play ``game`` until it is over; returns the same game."""
+    check_time_limit(time_limit)
     if player not in PLAYERS:
         raise ValueError(f"unknown player '{player}' (choose from {', '.join(PLAYERS)})")
     if player == "clairvoyant":
