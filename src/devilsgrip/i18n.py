@@ -429,6 +429,8 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     ),
     "store-unreadable": N_("cannot open the database {path}: {reason}; it was left untouched"),
     "store-write-failed": N_("cannot save to the database {path}: {reason}"),
+    "store-create-failed": N_(
+        "cannot create the database {path}: {reason}; nothing was left behind"),
     "store-no-game": N_("there is no game {game_id} in the database {path}"),
     "store-game-changed": N_("game {game_id} was changed by another window or program"),
     # picking up and dropping (the table layer)

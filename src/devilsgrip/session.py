@@ -173,8 +173,8 @@ class PlaySession:
         if not session.final:
             try:
                 store.set_current_game(info.owner, game_id)
-            except StoreError as exc:
-                session._set_warning(exc)
+            except StoreError as exc:  # the game reads but cannot be saved: say so at once
+                session._stop_saving(exc)
         return session
 
     def again(self) -> PlaySession:

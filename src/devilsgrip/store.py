@@ -87,6 +87,8 @@ _ERROR_TEXTS: Final[dict[str, str]] = {
                    "(schema {found}, this version reads up to {supported}); it was left untouched",
     "store-unreadable": "cannot open the database {path}: {reason}; it was left untouched",
     "store-write-failed": "cannot save to the database {path}: {reason}",
+    "store-create-failed": "cannot create the database {path}: {reason}; nothing was left "
+                           "behind",
     "store-no-game": "there is no game {game_id} in the database {path}",
     "store-game-changed": "game {game_id} was changed by another window or program",
     "store-none": "no database",
@@ -578,6 +580,27 @@ def _next_game_id(con: sqlite3.Connection) -> int:
     return gid
 
 
+_SIDE_FILES: Final = ("", "-wal", "-shm", "-journal")
+
+
+def _files_of(path: Path) -> set[str]:
+    """Which of the database file and its side files exist (their suffixes)."""
+    return {suffix for suffix in _SIDE_FILES if Path(f"{path}{suffix}").exists()}
+
+
+def _tidy(path: Path, present: set[str]) -> None:
+    """After a failed open, remove the files the attempt created and left empty (a full
+    disk leaves an empty database or empty side files): nothing is written in them, so
+    nothing is lost, and what the message says about the disk stays true."""
+    for suffix in _SIDE_FILES:
+        if suffix in present:
+            continue
+        created = Path(f"{path}{suffix}")
+        with suppress(OSError):
+            if created.stat().st_size == 0:
+                created.unlink()
+
+
 def _info(row: tuple[Any, ...]) -> GameInfo:
     (gid, owner, number, deck, position, rules, started, updated, ended, status, score,
      moves, hints, final, seconds) = row
@@ -609,6 +632,21 @@ class Store:
                 p.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise _error("store-unreadable", p, reason=exc.strerror or str(exc)) from exc
+        present = _files_of(p)
+        try:
+            return cls._connect(p)
+        except StoreError as exc:
+            _tidy(p, present)
+            if exists:
+                raise
+            reason = exc.params.get("reason") or exc.message
+            if _files_of(p) - present:  # something could not be removed: no promise made
+                raise _error("store-write-failed", p, reason=reason) from exc
+            # a new database that could not be made: nothing of it is left behind
+            raise _error("store-create-failed", p, reason=reason) from exc
+
+    @classmethod
+    def _connect(cls, p: Path) -> Store:
         try:
             con = sqlite3.connect(str(p), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                   check_same_thread=False)

@@ -86,3 +86,26 @@ def test_serves_prints_and_stops_on_ctrl_c(tmp_path: Path, host: str) -> None:
     assert proc.returncode == 0, err
     assert ("warning" in err) is (host != "127.0.0.1")
     assert "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_a_damaged_database_is_reported_on_the_terminal_too(tmp_path: Path) -> None:
+    db = tmp_path / "broken.sqlite3"
+    db.write_bytes(b"not a database" * 100)
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "devilsgrip", "--no-browser", "--port", str(port),
+         "--db", str(db), "--lang", "en"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    try:
+        assert proc.stdout is not None
+        assert f"http://127.0.0.1:{port}/" in proc.stdout.readline()
+        r = httpx.get(f"http://127.0.0.1:{port}/api/game")
+        assert r.json()["game"]["saving"] is False
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=15)
+    assert "not being saved" in err and "broken.sqlite3" in err and "Traceback" not in err
+    assert db.read_bytes() == b"not a database" * 100

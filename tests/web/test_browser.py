@@ -736,3 +736,71 @@ def test_talon_fan_and_piles_are_legible(open_page: Callable[..., Page],
     page.screenshot(path=str(ARTIFACTS / f"piles-{width}x{height}.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     no_errors(page)
+
+
+def test_another_site_cannot_touch_the_players_game(browser: Browser,
+                                                    make_server: Callable[..., Any]) -> None:
+    """A page on another port of this machine embeds the game's API twenty times and sends
+    the browser to it: the player's cookie, session and game stay as they were."""
+    import http.server
+    import sqlite3
+    import threading
+
+    game_server = make_server(game=1)
+    target = game_server.url
+    attack = ("<!doctype html><title>elsewhere</title>"
+              + "".join(f'<img src="{target}/api/game?n={i}">' for i in range(20))
+              + f'<img src="{target}/api/hint"><img src="{target}/api/solution">'
+              + f"<script>setTimeout(() => {{ location.href = '{target}/api/game'; }}, 800)"
+              "</script>").encode()
+
+    class Attacker(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(attack)))
+            self.end_headers()
+            self.wfile.write(attack)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Attacker)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(target + "/")
+        ready(page)
+        page.keyboard.press("d")
+        ready(page)
+        before = state(page)
+        cookies = context.cookies()
+        assert [c["name"] for c in cookies] == ["dg_session"]
+
+        def counts() -> tuple[int, int]:
+            con = sqlite3.connect(game_server.db)
+            try:
+                games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+                sessions = con.execute("SELECT count(*) FROM web_sessions").fetchone()[0]
+            finally:
+                con.close()
+            return int(games), int(sessions)
+
+        stored = counts()
+        evil = context.new_page()
+        evil.goto(f"http://127.0.0.1:{other.server_address[1]}/")
+        evil.wait_for_url(f"{target}/api/game", timeout=10_000)
+        body = evil.locator("body").text_content() or ""
+        assert "cross-site" in body and "view" not in body
+        assert context.cookies() == cookies
+        assert counts() == stored  # no session and no game was made
+        page.reload()
+        ready(page)
+        after = state(page)
+        assert after["game"]["id"] == before["game"]["id"]
+        assert after["view"] == before["view"] and after["game"]["final"] is False
+    finally:
+        context.close()
+        other.shutdown()

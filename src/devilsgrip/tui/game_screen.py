@@ -447,6 +447,7 @@ class GameScreen(Screen[None]):
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
             moves=game.moves_played, best=self._best, final=self.session.final,
+            given_up=game.given_up,
             new_best=table.summary(self.session, Words(), self._best).new_best,
         )
         self.app.push_screen(screen, self._game_over_done)
@@ -558,10 +559,10 @@ class GameScreen(Screen[None]):
             return
         game = self.session.game
         if game.is_over():
-            text = _("Leave this game? It counts as over with score {score}.").format(
+            text = _("It then counts as over, with score {score}.").format(
                 score=game.score)
         else:
-            text = _("Leave this game? It counts as given up with score {score}.").format(
+            text = _("It then counts as given up, with score {score}.").format(
                 score=game.score)
 
         def answered(yes: bool | None) -> None:

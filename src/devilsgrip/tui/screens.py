@@ -72,7 +72,7 @@ class GameOverScreen(ModalScreen[str]):
 
     def __init__(
         self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
-        final: bool = False, new_best: bool = False,
+        final: bool = False, new_best: bool = False, given_up: bool = False,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.won = won
@@ -82,9 +82,11 @@ class GameOverScreen(ModalScreen[str]):
         self.best = best
         self.final = final
         self.new_best = new_best
+        self.given_up = given_up
 
     def compose(self) -> ComposeResult:
-        title = _("You won!") if self.won else _("Game over")
+        title = _("You won!") if self.won else _("Game given up") if self.given_up \
+            else _("Game over")
         lines = [
             _("score: {score}").format(score=self.score),
             _("rating: {rating}").format(rating=rating_label(self.rating)),

@@ -23,8 +23,10 @@ import re
 import secrets
 import socket
 import sqlite3
+import sys
 import threading
 import time
+import traceback
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -71,6 +73,8 @@ SECURITY_HEADERS: Final[tuple[tuple[bytes, bytes], ...]] = (
     (b"cross-origin-resource-policy", b"same-origin"),
 )
 MAX_SESSIONS_IN_MEMORY: Final = 2000
+MAX_UNSAVED_SESSIONS: Final = 500
+"""Browsers kept in memory when there is no database (their games live nowhere else)."""
 _TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
 _STATIC_TYPES: Final = {
     ".html": "text/html; charset=utf-8",
@@ -125,9 +129,26 @@ class WebError(Exception):
         return table.sentence(tr.gettext(self.template).format(**self.params))
 
 
+class SafeJSONResponse(JSONResponse):
+    """JSON that always encodes: text that is not valid Unicode (a lone surrogate echoed
+    from a request) is written with a replacement character instead of failing."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":")).encode("utf-8", "replace")
+
+
 def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status,
-                        headers={"cache-control": "no-store"})
+    return SafeJSONResponse({"error": code, "message": message}, status_code=status,
+                            headers={"cache-control": "no-store"})
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value a client sent, as an error message may echo it: short and printable."""
+    text = str(value)
+    text = "".join(c if c.isprintable() and not 0xD800 <= ord(c) <= 0xDFFF else "?"
+                   for c in text[: limit + 1])
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # ----------------------------------------------------------------- browsers
@@ -186,6 +207,16 @@ class WebState:
             self.store = None
             self.warning_error = exc
 
+    def store_problem(self, lang: str | None = None) -> str | None:
+        """Why games are not saved, as a sentence in ``lang`` (the server's by default)."""
+        error = self.warning_error
+        if error is None:
+            return None
+        words = Tr(lang or self.server_lang)
+        reason = i18n.translate_error(error, words.lang)
+        return table.sentence(words.gettext(N_("the game is not being saved: {reason}")).format(
+            reason=reason))
+
     def close_store(self) -> None:
         store, self.store = self.store, None
         close = getattr(store, "close", None)
@@ -227,8 +258,15 @@ class WebState:
         return browser, True
 
     def _remember(self, browser: Browser) -> None:
+        """Keep ``browser`` in memory; the least recently seen beyond the cap are dropped.
+
+        With a store they come back from it on their next request; without one their
+        unsaved game is lost (the page said it was not being saved), but memory stays
+        bounded whatever arrives.
+        """
         self.browsers[browser.token] = browser
-        while len(self.browsers) > MAX_SESSIONS_IN_MEMORY and self.store is not None:
+        limit = MAX_SESSIONS_IN_MEMORY if self.store is not None else MAX_UNSAVED_SESSIONS
+        while len(self.browsers) > limit:
             self.browsers.popitem(last=False)
 
     def _load(self, store: Store, token: str) -> Browser:
@@ -388,18 +426,62 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+        text = body.decode("utf-8", errors="strict")
+        if _too_deep(text):
+            raise WebError(400, "bad-json", N_("the request is nested too deeply"))
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise WebError(400, "bad-json", N_("the request is not valid JSON")) from exc
     if not isinstance(data, dict):
         raise WebError(400, "bad-json", N_("the request must be a JSON object"))
+    if not _clean_text(data):
+        raise WebError(400, "bad-text", N_("the request holds text that is not valid Unicode"))
     return data
+
+
+MAX_DEPTH: Final = 8
+"""The deepest nesting of arrays and objects a request may have (the API needs 1)."""
+
+
+def _too_deep(text: str) -> bool:
+    """True when ``text`` opens more than :data:`MAX_DEPTH` arrays or objects at once
+    (a cheap scan before parsing: deep nesting would exhaust the parser's stack)."""
+    depth = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+def _clean_text(value: object) -> bool:
+    """No string in ``value`` (keys included) holds a lone surrogate."""
+    if isinstance(value, str):
+        return not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return all(_clean_text(k) and _clean_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_clean_text(v) for v in value)
+    return True
 
 
 def _only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
     for key in data:
         if key not in allowed:
-            raise WebError(400, "unknown-field", N_("unknown field '{field}'"), field=str(key)[:40])
+            raise WebError(400, "unknown-field", N_("unknown field '{field}'"), field=shown(key))
 
 
 def _string(data: Mapping[str, Any], key: str, limit: int) -> str | None:
@@ -517,7 +599,7 @@ def public_api(handler: PublicHandler) -> Callable[[Request], Awaitable[Response
 
 
 def state_response(web: WebState, browser: Browser, tr: Tr) -> JSONResponse:
-    return JSONResponse(game_state(web, browser, tr))
+    return SafeJSONResponse(game_state(web, browser, tr))
 
 
 # ----------------------------------------------------------------- handlers
@@ -641,7 +723,7 @@ async def post_clock(request: Request, web: WebState, browser: Browser, tr: Tr) 
         session.resume_clock()
     else:
         await blocking(session.pause)
-    return JSONResponse({"elapsed": round(session.elapsed(), 1),
+    return SafeJSONResponse({"elapsed": round(session.elapsed(), 1),
                          "running": session.clock_running})
 
 
@@ -657,7 +739,7 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
         game: Game = browser.session.game
         refusal = table.hint_refusal(browser.session, tr)
         if refusal is not None:
-            return JSONResponse(none | {"text": refusal})
+            return SafeJSONResponse(none | {"text": refusal})
         copy = game.copy()
         key = game.key()
     limit = web.options.hint_time
@@ -666,14 +748,14 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
     except TimeoutError:
         result = None
     if result is None:
-        return JSONResponse(none | {"text": table.say_hint(None, copy, tr)})
+        return SafeJSONResponse(none | {"text": table.say_hint(None, copy, tr)})
     move = result.move
     async with browser.lock:
         if browser.session.game is game and game.key() == key:
             with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
                 await blocking(browser.session.record_hint, move)
     places = table.move_places(move)
-    return JSONResponse({
+    return SafeJSONResponse({
         "move": move.text(),
         "code": result.code,
         "text": table.say_hint(result, copy, tr),
@@ -687,9 +769,10 @@ async def get_stats(request: Request, web: WebState, browser: Browser, tr: Tr) -
     with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
         best = browser.session.best_score()
     if web.store is None:
-        return JSONResponse({"saving": False, "best": best})
+        return SafeJSONResponse({"saving": False, "best": best})
     stats = web.store.stats(owner=browser.owner).to_dict()
-    return JSONResponse(dict(stats) | {"saving": True, "best": best})
+    stats.pop("owner", None)  # the owner names the session token: never in a body
+    return SafeJSONResponse(dict(stats) | {"saving": True, "best": best})
 
 
 async def get_solution(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
@@ -706,7 +789,7 @@ async def get_solution(request: Request, web: WebState, browser: Browser, tr: Tr
         solution = await asyncio.shield(future)
     except TimeoutError as exc:
         raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
-    return JSONResponse(solution)
+    return SafeJSONResponse(solution)
 
 
 def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str, Any]]:
@@ -771,7 +854,7 @@ def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
 
 
 async def get_settings(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    return JSONResponse(_settings_doc(browser, tr, web))
+    return SafeJSONResponse(_settings_doc(browser, tr, web))
 
 
 async def post_settings(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
@@ -783,7 +866,7 @@ async def post_settings(request: Request, web: WebState, browser: Browser, tr: T
         if lang not in i18n.LANGUAGES:
             raise WebError(400, "bad-language", N_("unknown language '{lang}' (choose from "
                                                    "{languages})"),
-                           lang=lang, languages=", ".join(i18n.LANGUAGES))
+                           lang=shown(lang), languages=", ".join(i18n.LANGUAGES))
         changes["lang"] = lang
     four = _bool(data, "four_colour")
     if four is not None:
@@ -793,7 +876,7 @@ async def post_settings(request: Request, web: WebState, browser: Browser, tr: T
         if animation not in ANIMATIONS:
             raise WebError(400, "bad-animation", N_("unknown animation speed '{value}' (choose "
                                                     "from {choices})"),
-                           value=animation, choices=", ".join(ANIMATIONS))
+                           value=shown(animation), choices=", ".join(ANIMATIONS))
         changes["animation"] = animation
     rules = _rules_text(_string(data, "rules", 200))
     if rules is not None:
@@ -801,7 +884,7 @@ async def post_settings(request: Request, web: WebState, browser: Browser, tr: T
     for key, value in changes.items():
         await blocking(web.set_setting, browser, key, value)
     tr = Tr(web.language(request, browser))
-    return JSONResponse(_settings_doc(browser, tr, web))
+    return SafeJSONResponse(_settings_doc(browser, tr, web))
 
 
 def _query_lang(request: Request, tr: Tr) -> str:
@@ -811,14 +894,14 @@ def _query_lang(request: Request, tr: Tr) -> str:
     if value not in i18n.LANGUAGES:
         raise WebError(400, "bad-language",
                        N_("unknown language '{lang}' (choose from {languages})"),
-                       lang=value[:16], languages=", ".join(i18n.LANGUAGES))
+                       lang=shown(value, 16), languages=", ".join(i18n.LANGUAGES))
     return value
 
 
 async def get_i18n(request: Request, tr: Tr) -> Response:
     lang = _query_lang(request, tr)
     words = Tr(lang)
-    return JSONResponse({
+    return SafeJSONResponse({
         "lang": lang,
         "strings": i18n.catalog_strings(lang),
         "plurals": i18n.catalog_plurals(lang),
@@ -834,7 +917,7 @@ async def get_i18n(request: Request, tr: Tr) -> Response:
 
 async def get_rules(request: Request, tr: Tr) -> Response:
     lang = _query_lang(request, tr)
-    return JSONResponse({"lang": lang, "text": i18n.rules_text(lang)})
+    return SafeJSONResponse({"lang": lang, "text": i18n.rules_text(lang)})
 
 
 # ------------------------------------------------------ page and card images
@@ -849,12 +932,17 @@ _asset_cache: dict[tuple[str, float, int], _Asset] = {}
 
 
 def _static_asset(name: str) -> _Asset | None:
-    """A file of web/static (no hidden files, nothing outside the folder)."""
-    if not name or any(part.startswith(".") or not part for part in name.split("/")):
+    """A file of web/static (no hidden files, nothing outside the folder, no odd names)."""
+    if not name or len(name) > 200 or not name.isprintable() or "\\" in name:
+        return None
+    if any(part.startswith(".") or not part or len(part) > 100 for part in name.split("/")):
         return None
     root = STATIC_DIR.resolve()
-    path = (root / name).resolve()
-    if root not in path.parents or not path.is_file():
+    try:
+        path = (root / name).resolve()
+        if root not in path.parents or not path.is_file():
+            return None
+    except (OSError, ValueError):
         return None
     media_type = _STATIC_TYPES.get(path.suffix.lower())
     if media_type is None:
@@ -927,7 +1015,8 @@ async def card_image(request: Request) -> Response:
 
 # ------------------------------------------------------------- middleware
 class SecurityMiddleware:
-    """Host check, Origin check on state changes, body size, headers on every response."""
+    """Host check, same-origin API, Origin check on state changes, body size, headers on
+    every response, and no answer left unsent when a handler fails."""
 
     def __init__(self, app: ASGIApp, web: WebState) -> None:
         self.app = app
@@ -946,13 +1035,31 @@ class SecurityMiddleware:
                 message = {**message, "headers": headers}
             await send(message)
 
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send_with_headers(message)
+
         headers = {k.decode("latin-1").lower(): v.decode("latin-1")
                    for k, v in scope.get("headers", [])}
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_tracked)
+        except Exception:  # a bug: the client gets a clean answer and the connection lives on
+            traceback.print_exc(file=sys.stderr)
+            if started:
+                return
+            lang = i18n.language_from_accept(headers.get("accept-language"),
+                                             self.web.server_lang)
+            answer = error_response(500, "server-error", table.sentence(Tr(lang).gettext(N_(
+                "something went wrong in the server; nothing of your game was changed"))))
+            await answer(scope, receive, send_with_headers)
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> Response | None:
         web = self.web
@@ -964,6 +1071,13 @@ class SecurityMiddleware:
 
         if host not in web.allowed_hosts:
             return refuse(400, "bad-host", N_("this server does not answer to that host name"))
+        path = str(scope.get("path", ""))
+        fetch_site = headers.get("sec-fetch-site")
+        if path.startswith("/api/") and fetch_site is not None and fetch_site.strip().lower() \
+                not in ("same-origin", "none"):
+            # another site (another port of this machine included) neither makes, replaces
+            # nor reads a session, and starts no solver work
+            return refuse(403, "cross-site", N_("requests from other sites are refused"))
         method = scope.get("method", "GET")
         if method not in ("GET", "HEAD", "OPTIONS"):
             origin = headers.get("origin")
@@ -976,7 +1090,7 @@ class SecurityMiddleware:
                               N_("requests from other sites are refused"))
         length = headers.get("content-length")
         if length is not None:
-            if not length.strip().isdigit():
+            if not _LENGTH_RE.fullmatch(length.strip()):
                 return refuse(400, "bad-length", N_("bad Content-Length"))
             if int(length) > MAX_BODY:
                 return refuse(413, "body-too-large",
@@ -986,6 +1100,7 @@ class SecurityMiddleware:
 
 
 _SECURITY_NAMES: Final = frozenset(name for name, _value in SECURITY_HEADERS)
+_LENGTH_RE: Final = re.compile(r"[0-9]{1,12}")
 
 
 # -------------------------------------------------------------------- app
@@ -1129,6 +1244,9 @@ def serve(options: ServerOptions, *, open_browser: bool = True,
             time.sleep(0.02)
         if not server.started:
             return
+        problem = app.state.web.store_problem()
+        if problem is not None:  # the terminal says it too, not only the page
+            print(problem, file=sys.stderr, flush=True)
         announce(url)
         if open_browser:
             _open_browser(url)

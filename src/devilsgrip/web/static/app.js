@@ -711,8 +711,8 @@ function leaveThen(action, ask = true) {
     action();
     return;
   }
-  const text = st.view.over ? t("Leave this game? It counts as over with score {score}.", { score: st.view.score })
-    : t("Leave this game? It counts as given up with score {score}.", { score: st.view.score });
+  const text = st.view.over ? t("It then counts as over, with score {score}.", { score: st.view.score })
+    : t("It then counts as given up, with score {score}.", { score: st.view.score });
   confirmThen(t("Leave this game?"), text, action);
 }
 
