@@ -29,6 +29,7 @@ Schema versions (``PRAGMA user_version``; migrations run on open, in order):
    ``counters`` keeps the last game id given, so that an id is never given
    twice.  Games that had ended keep their results; unfinished games without
    a move are removed.
+4. ``reviews``: the finished review of a game (JSON), kept with it.
 
 A game is *final* once it is won, given up, left, or its best line has been
 shown: nothing changes it after that, and only final games count in the
@@ -41,6 +42,7 @@ interleave their moves in one game.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import sqlite3
@@ -60,7 +62,7 @@ from devilsgrip.notation import format_deck
 from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS: Final = 15000
 QUICK_CHECK_LIMIT: Final = 32 * 1024 * 1024
@@ -410,10 +412,21 @@ def _migrate_2_to_3(con: sqlite3.Connection) -> None:
                 "SELECT 'last_game_id', COALESCE(MAX(id), 0) FROM games")
 
 
+def _migrate_3_to_4(con: sqlite3.Connection) -> None:
+    con.execute(
+        """CREATE TABLE reviews (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            made TEXT NOT NULL,
+            data TEXT NOT NULL
+        )"""
+    )
+
+
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_0_to_1,
     _migrate_1_to_2,
     _migrate_2_to_3,
+    _migrate_3_to_4,
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -898,8 +911,29 @@ class Store:
         replay_events(game, self.events(game_id))
         return game
 
+    def save_review(self, game_id: int, data: Mapping[str, Any]) -> None:
+        """Keep the finished review of a game (its JSON form), replacing an older one."""
+        text = json.dumps(dict(data), separators=(",", ":"))
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO reviews (game_id, made, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET made = excluded.made, data = excluded.data",
+                (game_id, now_text(), text))
+
+    def review(self, game_id: int) -> dict[str, Any] | None:
+        """The kept review of a game, or None."""
+        rows = self._read("SELECT data FROM reviews WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        try:
+            data = json.loads(rows[0][0])
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
     def delete_game(self, game_id: int) -> None:
         with self._write() as con:
+            con.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM current_games WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM games WHERE id = ?", (game_id,))

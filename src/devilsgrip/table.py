@@ -40,6 +40,7 @@ from devilsgrip.rules import PRESETS, Rules
 from devilsgrip.session import PlaySession
 
 if TYPE_CHECKING:
+    from devilsgrip.review import Review
     from devilsgrip.solver import Hint
 
 __all__ = [
@@ -665,3 +666,75 @@ def summary(session: PlaySession, words: Words, best: int | None = None) -> Summ
         leave_asks=session.leave_asks,
         final=session.final,
     )
+
+
+# ------------------------------------------------------------------ reviews
+def _move_phrase(effect: MoveEffect, words: Words) -> str:
+    """A move as a phrase inside a sentence ("dealing 2♠, 8♥, 2♥", "10♣ from b2 onto 7♣
+    in h3"), without what filled a space."""
+    if effect.move.kind == MoveKind.DEAL:
+        return words.gettext("dealing {cards}").format(
+            cards=", ".join(words.card(c) for c in effect.cards))
+    if effect.move.kind == MoveKind.REDEAL:
+        return words.gettext("turning the talon over")
+    return _move_words(effect, words, with_fill=False).rstrip(".")
+
+
+def review_moves_in_words(review: Review, game: Game, words: Words) -> dict[int, tuple[str, str]]:
+    """For each costly move of ``review`` (by its number): the played move and the
+    better one, in words (the game has ended: the stock may be told)."""
+    from devilsgrip.review import positions
+
+    spots = positions(game)
+    told: dict[int, tuple[str, str]] = {}
+    for m in review.costly:
+        before = spots[m.n - 1]
+        played = _move_phrase(before.preview(Move.from_text(m.move)), words)
+        better = ""
+        if m.better is not None:
+            better = _move_phrase(before.preview(Move.from_text(m.better)), words)
+        told[m.n] = (played, better)
+    return told
+
+
+def say_review(review: Review, game: Game, words: Words) -> str:
+    """The story of a review in a few sentences: where the win (or the cards) went."""
+    w = words
+    told = review_moves_in_words(review, game, w)
+    final = review.final_score
+    parts: list[str] = []
+    if game.is_won():
+        parts.append(w.gettext("Won: no move cost a card."))
+    elif review.first_lost_win is not None:
+        n = review.first_lost_win
+        played, better = told.get(n, ("", ""))
+        after = review.moves[n - 1].best
+        parts.append(w.gettext("Winnable until move {n}.").format(n=n))
+        if better:
+            parts.append(sentence(w.gettext("{played} left the win behind: {better} kept it")
+                                  .format(played=played, better=better)))
+        else:
+            parts.append(sentence(w.gettext("{played} left the win behind").format(
+                played=played)))
+        parts.append(w.gettext("After that the best possible was {best}; the game ended at "
+                               "{final}.").format(best=after, final=final))
+    else:
+        if review.start_best == 0:
+            parts.append(w.gettext("Winnable from the deal."))
+        else:
+            parts.append(w.gettext("From the deal, the best possible was {best}.").format(
+                best=review.start_best))
+        costly = review.costly
+        if costly:
+            worst = max(costly, key=lambda m: (m.cost, -m.n))
+            played, better = told[worst.n]
+            parts.append(sentence(w.ngettext(
+                "Move {n} cost the most, {cost} card: {played}",
+                "Move {n} cost the most, {cost} cards: {played}", worst.cost).format(
+                    n=worst.n, cost=worst.cost, played=played)))
+            if better:
+                parts.append(sentence(w.gettext("{better} kept them").format(better=better)))
+        parts.append(w.gettext("The game ended at {final}.").format(final=final))
+    if not review.start_proven or not all(m.proven for m in review.moves):
+        parts.append(w.gettext("Values marked ~ are the best lines found, not proven."))
+    return " ".join(parts)

@@ -53,6 +53,7 @@ def _cases() -> Iterator[list[str]]:
         for command in ("solve", "hint", "autoplay"):
             yield [command, "--game", "1", "--time-limit", value]
         yield ["analyze", "--games", "1-3", "--out", "{tmp}/x.sqlite", "--time-limit", value]
+        yield ["review", "--last", "--time-limit", value]
     for value in BAD_RULES:
         yield ["deal", "1", "--rules", value]
         for command in ("replay", "solve", "hint", "autoplay", "play", "tui"):
@@ -64,6 +65,7 @@ def _cases() -> Iterator[list[str]]:
         yield ["hint", "--game", "1", "--seed", value]
         yield ["autoplay", "--game", "1", "--seed", value]
         yield ["export", "--game-id", value]
+        yield ["review", "--game-id", value]
         yield ["play", "--port", value]
         for option in ("--jobs", "--max-nodes", "--seed", "--chunk-size"):
             yield ["analyze", "--games", "1-3", "--out", "{tmp}/x.sqlite", option, value]
@@ -77,6 +79,7 @@ def _cases() -> Iterator[list[str]]:
     for name in RECORD_FILES:
         yield ["replay", f"{{tmp}}/{name}"]
         yield ["hint", f"{{tmp}}/{name}"]
+        yield ["review", f"{{tmp}}/{name}"]
         if name not in BAD_RECORDS:
             yield ["import", f"{{tmp}}/{name}"]
     yield ["import", "{tmp}/hints.dgr"]
@@ -93,13 +96,17 @@ def _cases() -> Iterator[list[str]]:
     yield ["autoplay", "--player", "lucky"]
     yield ["export"]
     yield ["import"]
+    yield ["review"]
+    yield ["review", "--last", "--game-id", "3"]
+    yield ["review", "--game-id", "999999"]
     yield ["deal", "1", "--no-such-option"]
 
 
 CASES = list(_cases())
 LANGUAGE_CASES = [[command, "--lang", lang] for lang in ("xx", "", "klingon", "zz_ZZ")
                   for command in ("deal", "replay", "solve", "hint", "autoplay", "stats",
-                                  "export", "import", "analyze", "rules", "play", "tui")]
+                                  "export", "import", "analyze", "rules", "play", "tui",
+                                  "review")]
 
 
 def _id(argv: list[str]) -> str:

@@ -12,7 +12,7 @@ from devilsgrip import session as session_module
 from devilsgrip.errors import IllegalMoveError
 from devilsgrip.game import Game
 from devilsgrip.session import PlaySession
-from devilsgrip.store import MIGRATIONS, Store, StoreError, migrate
+from devilsgrip.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, migrate
 
 
 def test_leaving_a_game_with_no_move_deletes_it(store: Store) -> None:
@@ -189,10 +189,10 @@ def _v2_database(path: Path) -> None:
 
 
 def test_migration_keeps_results_and_drops_games_never_played(db: Path) -> None:
-    assert len(MIGRATIONS) == 3
+    assert len(MIGRATIONS) == SCHEMA_VERSION == 4
     _v2_database(db)
     with Store.open(db) as store:
-        assert store.schema_version == 3
+        assert store.schema_version == SCHEMA_VERSION
         stats = store.stats()
         assert (stats.played, stats.won, stats.given_up, stats.unfinished) == (3, 1, 1, 1)
         assert [g.id for g in store.games()] == [1, 2, 3, 4]

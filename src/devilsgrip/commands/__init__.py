@@ -40,9 +40,9 @@ def make_game(number: int | None, deck: str | None, rules: str) -> Game:
     if deck is not None:
         return Game(deck=deck, rules=rules)
     if number is None:
-        import random
+        from devilsgrip.session import random_deal_number
 
-        number = random.randint(1, 10**9)
+        number = random_deal_number()
     return Game(number, rules=rules)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from devilsgrip.cli_support import seconds, seed_number
@@ -34,5 +35,7 @@ def run(args: argparse.Namespace) -> int:
     game.tags["Player"] = args.player
     play_game(game, args.player, seed=args.seed, time_limit=args.time_limit)
     print(game.record(), end="")
-    print(_("score: {score}").format(score=game.score))
+    # the score on standard error: standard output is the record alone, so that
+    # `devilsgrip autoplay ... | devilsgrip review -` reads it as it stands
+    print(_("score: {score}").format(score=game.score), file=sys.stderr)
     return 0

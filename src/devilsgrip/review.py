@@ -1,0 +1,352 @@
+"""A game's review: where it lost its cards, and whether the player could have seen it.
+
+>>> from devilsgrip.game import Game
+>>> game = Game(2)
+>>> for move in ("d", "d", "d"):
+...     _ = game.play(move)
+>>> review = review_game(game, time_limit=5.0, judge=False)
+>>> review.start_best, [m.best for m in review.moves]
+(0, [0, 0, 0])
+
+The game is over (or ended) when it is reviewed, so nothing is secret any
+more: each value is the best final score still reachable after a move,
+knowing the stock.  ``best`` after a move can never be better than before it
+(a position can always play the next move), so the values never decrease;
+one that is not proven is the best line found (an upper bound) and says so,
+and when a later value shows an earlier one was too high, the earlier one is
+lowered to it.  Moves that cost cards get a ``better`` move (one that keeps
+the earlier best, legal there) and a verdict ``seen``: ``"mistake"`` when the
+honest player, given only what the player saw, prefers another move that
+beats the played one on its sampled stock orders by a clear margin, else
+``"hindsight"`` (only the hidden order shows it).
+
+Solving every position afresh would be slow; the review reuses what each
+solve learns for the next position: while the player follows the best line
+found, the next value is known without a search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from devilsgrip.game import Game, View
+from devilsgrip.notation import Move
+from devilsgrip.solver import sample_game, solve
+from devilsgrip.solver.limits import check_time_limit
+from devilsgrip.solver.players import candidate_moves
+
+SEEN_SAMPLES: Final = 8
+"""Stock orders the honest player draws to judge a costly move."""
+SEEN_Z: Final = 2.0
+"""How many standard errors of the paired difference the honest player's preferred
+move must beat the played one by for a costly move to count as a mistake."""
+SEEN_SHARE: Final = 0.25
+"""The share of the review's time kept for the verdicts on the costly moves."""
+LEAST_SOLVE: Final = 0.02
+"""The least time, in seconds, a single solve of the review is given."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` while a review runs."""
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One move of the review (``n`` counted from 1)."""
+
+    n: int
+    move: str
+    best: int
+    proven: bool
+    cost: int
+    better: str | None
+    seen: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "move": self.move, "best": self.best, "proven": self.proven,
+                "cost": self.cost, "better": self.better, "seen": self.seen}
+
+
+@dataclass
+class Review:
+    """The review of a whole game (see the module documentation)."""
+
+    rules: str
+    final_score: int
+    start_best: int
+    start_proven: bool
+    moves: list[MoveReview] = field(default_factory=list)
+    first_lost_win: int | None = None
+    seconds: float = 0.0
+
+    @property
+    def costly(self) -> list[MoveReview]:
+        return [m for m in self.moves if m.cost > 0]
+
+    @property
+    def proven_share(self) -> float:
+        values = [self.start_proven, *(m.proven for m in self.moves)]
+        return sum(values) / len(values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "final_score": self.final_score,
+            "start": {"best": self.start_best, "proven": self.start_proven},
+            "moves": [m.to_dict() for m in self.moves],
+            "first_lost_win": self.first_lost_win,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Review:
+        return cls(
+            rules=str(data["rules"]),
+            final_score=int(data["final_score"]),
+            start_best=int(data["start"]["best"]),
+            start_proven=bool(data["start"]["proven"]),
+            moves=[MoveReview(int(m["n"]), str(m["move"]), int(m["best"]), bool(m["proven"]),
+                              int(m["cost"]), m.get("better"), m.get("seen"))
+                   for m in data["moves"]],
+            first_lost_win=data.get("first_lost_win"),
+        )
+
+
+@dataclass
+class _Point:
+    """What is known of one position of the game: its best and a line reaching it."""
+
+    best: int
+    proven: bool
+    line: list[Move]
+
+
+def positions(game: Game) -> list[Game]:
+    """The game at its start and after each move played (copies, no history)."""
+    start = game.copy()
+    start.restart()
+    out = [Game.from_position(start.position())]
+    walker = Game.from_position(start.position())
+    for move in game.move_stack:
+        walker.push(move)
+        out.append(Game.from_position(walker.position()))
+    return out
+
+
+def review_game(
+    game: Game,
+    *,
+    time_limit: float = 10.0,
+    judge: bool = True,
+    progress: Progress | None = None,
+    seed: int = 0,
+) -> Review:
+    """Review ``game`` (its move stack from its start) within ``time_limit`` seconds.
+
+    ``judge``: also tell for each costly move whether the player could have seen
+    it (the honest player's verdict, from the view the player had).
+    """
+    check_time_limit(time_limit)
+    began = time.monotonic()
+    deadline = began + time_limit
+    played = game.move_stack
+    spots = positions(game)
+    n = len(played)
+    total = n + 1
+    judging = judge and n > 0
+    steps = total + 1 if judging else total
+    search_until = began + time_limit * (1 - SEEN_SHARE if judging else 1.0)
+
+    points: list[_Point | None] = [None] * total
+    last = spots[n]
+    if last.is_won() or last.is_over():
+        points[n] = _Point(last.score, True, [])  # nothing can change the end any more
+    solved = 0
+
+    def settle(i: int, share: int) -> None:
+        """Solve position ``i`` (unless known), then follow its line along the moves
+        played while they agree with it: those positions are known for free."""
+        nonlocal solved
+        if points[i] is None:
+            left = max(LEAST_SOLVE, (search_until - time.monotonic()) / max(1, share))
+            result = solve(spots[i], time_limit=left)
+            points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+            solved += 1
+            if progress is not None:
+                progress(min(solved, steps - 1), steps)
+        point = points[i]
+        assert point is not None
+        j, line = i, point.line
+        while j < n and line and line[0] == played[j] and points[j + 1] is None:
+            points[j + 1] = _Point(point.best, point.proven, line[1:])
+            j, line = j + 1, line[1:]
+
+    # the values never decrease along the game: an interval whose two ends are the
+    # same proven value is that value all through; the others are halved
+    settle(0, 8)
+    settle(n, 8)
+    intervals = [(0, n)]
+    while intervals and time.monotonic() < search_until:
+        a, b = intervals.pop(0)
+        ends = points[a], points[b]
+        assert ends[0] is not None and ends[1] is not None
+        if b - a <= 1:
+            continue
+        if ends[0].best == ends[1].best and ends[0].proven and ends[1].proven:
+            for k in range(a + 1, b):
+                if points[k] is None:
+                    points[k] = _Point(ends[0].best, True, [])
+            continue
+        mid = next((k for k in range(a + 1, b) if points[k] is None), None)
+        if mid is None:  # all known already (lines followed)
+            intervals.extend((k, k + 1) for k in range(a, b))
+            continue
+        mid = (a + b) // 2 if points[(a + b) // 2] is None else mid
+        settle(mid, 4 + len(intervals))
+        intervals.extend(((a, mid), (mid, b)))
+    # what the time did not reach: the next known position, through the moves played
+    for i in range(n - 1, -1, -1):
+        if points[i] is None:
+            later = points[i + 1]
+            assert later is not None
+            points[i] = _Point(later.best, later.best == 0, [played[i], *later.line])
+
+    settled = [p for p in points if p is not None]
+    _refine(spots, settled, played, search_until)
+    _make_consistent(settled, played)
+    review = _assemble(game, settled, played)
+    if judging:
+        review = _judge(review, spots, played, deadline, seed)
+    review.seconds = time.monotonic() - began
+    if progress is not None:
+        progress(steps, steps)
+    return review
+
+
+def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
+            until: float) -> None:
+    """Solve again, with the time left, the unproven positions where the value rises
+    (where the cards are lost), the steepest rise first, each with a fair share."""
+    tried: set[int] = set()
+    while True:
+        _make_consistent(points, played)
+        last = len(points) - 1
+        rises = sorted(
+            (i for i in range(last) if not points[i].proven and i not in tried
+             and points[i + 1].best > points[i].best),
+            key=lambda i: points[i].best - points[i + 1].best)
+        left = until - time.monotonic()
+        if not rises or left < LEAST_SOLVE:
+            return
+        i = rises[0]
+        tried.add(i)
+        result = solve(spots[i], time_limit=max(LEAST_SOLVE, left / len(rises)))
+        if result.proven or result.score < points[i].best:
+            points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+
+
+def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
+    """No value after a move is better than before it; an earlier value too high is
+    lowered to a later one (its line: the played moves, then the later line)."""
+    for i in range(len(points) - 2, -1, -1):
+        later = points[i + 1]
+        if later.best < points[i].best:
+            # reachable by playing the next move: an upper bound, proven only at 0
+            points[i] = _Point(later.best, later.best == 0, [played[i], *later.line])
+    for i, point in enumerate(points):
+        if point.best == 0 and not point.proven:
+            points[i] = _Point(0, True, point.line)  # nothing beats a win
+    for i in range(1, len(points)):
+        if points[i].best < points[i - 1].best:  # cannot happen after the pass above
+            raise AssertionError("a review's values decreased")
+
+
+def _assemble(game: Game, points: list[_Point], played: Sequence[Move]) -> Review:
+    review = Review(rules=str(game.rules), final_score=game.score,
+                    start_best=points[0].best, start_proven=points[0].proven)
+    for i, move in enumerate(played, start=1):
+        cost = points[i].best - points[i - 1].best
+        better = None
+        if cost > 0:
+            before = points[i - 1].line
+            better = before[0].text() if before else None
+        review.moves.append(MoveReview(i, move.text(), points[i].best, points[i].proven,
+                                       cost, better, None))
+    if not game.is_won() and points[0].best == 0:
+        review.first_lost_win = next(
+            (m.n for m in review.moves if m.best > 0), None)
+    return review
+
+
+# ------------------------------------------------------------------- verdicts
+def mistake(view: View, played: Move, better: Move, *, samples: int = SEEN_SAMPLES,
+            time_limit: float = 0.5, seed: int = 0) -> bool | None:
+    """Could a player who saw only ``view`` have known that ``played`` was worse?
+
+    The honest player draws stock orders consistent with ``view`` (never the
+    true one), solves each after every candidate move (the played and the
+    better one among them) and takes the move with the best mean; the played
+    move was a mistake when that move beats it, sample by sample, by more than
+    :data:`SEEN_Z` standard errors.  Only the view is read.  None when the time
+    did not allow two samples of every candidate.
+    """
+    until = time.monotonic() + time_limit
+    moves = list(candidate_moves(view.grid, view.talon, view.stock_count, view))
+    for m in (played, better):
+        if m not in moves:
+            moves.append(m)
+    if view.stock_order is not None or not view.unseen:
+        samples = 1
+    rng = random.Random(seed * 7_919 + view.moves_played)
+    per_solve = time_limit / max(1, samples * len(moves))
+    scores: list[list[int]] = [[] for _ in moves]
+    for drawn in range(samples):
+        if drawn >= 2 and time.monotonic() > until:
+            break
+        world = sample_game(view, rng)
+        for k, m in enumerate(moves):
+            if world.reason(m) is not None:
+                scores[k].append(96)
+                continue
+            world.push(m)
+            result = solve(world, time_limit=max(LEAST_SOLVE / 2, per_solve))
+            world.pop()
+            scores[k].append(result.score)
+    if time.monotonic() > until + time_limit:
+        return None  # far over the time: the samples are too few to judge by
+    p = moves.index(played)
+    best = min(range(len(moves)), key=lambda k: (sum(scores[k]), k != p))
+    if best == p:
+        return False
+    diffs = [a - b for a, b in zip(scores[best], scores[p], strict=True)]
+    mean = sum(diffs) / len(diffs)
+    if len(diffs) == 1:
+        return mean < 0
+    spread = statistics.stdev(diffs)
+    return mean < 0 and (spread == 0 or mean < -SEEN_Z * spread / math.sqrt(len(diffs)))
+
+
+def _judge(review: Review, spots: Sequence[Game], played: Sequence[Move], deadline: float,
+           seed: int) -> Review:
+    costly = review.costly
+    if not costly:
+        return review
+    moves = list(review.moves)
+    for k, m in enumerate(sorted(costly, key=lambda m: -m.cost)):
+        left = deadline - time.monotonic()
+        if left <= 0 or m.better is None:
+            break
+        before = spots[m.n - 1]
+        verdict = mistake(before.view(with_legal=False), played[m.n - 1],
+                          Move.from_text(m.better), time_limit=left / (len(costly) - k),
+                          seed=seed)
+        if verdict is None:
+            continue
+        moves[m.n - 1] = MoveReview(m.n, m.move, m.best, m.proven, m.cost, m.better,
+                                    "mistake" if verdict else "hindsight")
+    review.moves = moves
+    return review

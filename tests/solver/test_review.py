@@ -1,0 +1,198 @@
+"""The review of a finished game: values, costs, better moves and verdicts."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from helpers import brute_force
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from devilsgrip.game import Game
+from devilsgrip.notation import Move, MoveKind
+from devilsgrip.review import Review, mistake, positions, review_game
+from devilsgrip.solver import play_game, solve
+
+PRESETS = ("classic", "single-pass", "literal")
+
+
+def _consistent(review: Review, game: Game) -> None:
+    """The review's own promises: values never decrease, costs add up, the end is the end."""
+    values = [review.start_best, *(m.best for m in review.moves)]
+    assert values == sorted(values), values
+    assert [m.n for m in review.moves] == list(range(1, len(game.move_stack) + 1))
+    assert [m.move for m in review.moves] == [m.text() for m in game.move_stack]
+    assert sum(m.cost for m in review.moves) == values[-1] - values[0]
+    assert all(m.cost == b - a
+               for m, a, b in zip(review.moves, values[:-1], values[1:], strict=True))
+    if game.is_over() or game.is_won():
+        assert values[-1] == game.score and review.moves[-1].proven
+    assert 0 <= values[-1] <= game.score
+    for m in review.moves:
+        assert (m.better is not None) == (m.cost > 0)
+        assert m.seen in (None, "mistake", "hindsight")
+        if m.cost == 0:
+            assert m.better is None and m.seen is None
+
+
+def test_a_won_game_costs_nothing() -> None:
+    game = Game(2)
+    game.play_all(list(solve(game, time_limit=10).moves))
+    review = review_game(game, time_limit=10)
+    assert review.first_lost_win is None and review.final_score == 0
+    assert all(m.cost == 0 and m.best == 0 and m.proven for m in review.moves)
+    _consistent(review, game)
+
+
+def test_a_greedy_classic_game_lost_its_win_at_one_move() -> None:
+    game = play_game(Game(7), "greedy")
+    assert game.is_over() and game.score > 0
+    review = review_game(game, time_limit=20)
+    assert review.start_best == 0 and review.start_proven
+    assert review.first_lost_win is not None
+    _consistent(review, game)
+    assert review.proven_share == 1.0  # classic: every value proven
+    lost = review.moves[review.first_lost_win - 1]
+    assert lost.cost > 0 and lost.better is not None
+    # the better move is legal where it was offered and keeps the earlier best
+    before = positions(game)[lost.n - 1]
+    better = Move.from_text(lost.better)
+    assert before.reason(better) is None
+    before.push(better)
+    assert solve(before, time_limit=10).score == review.moves[lost.n - 2].best == 0
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_every_better_move_replays_to_the_claimed_best(rules: str) -> None:
+    game = play_game(Game(11, rules=rules), "greedy")
+    review = review_game(game, time_limit=8, judge=False)
+    _consistent(review, game)
+    spots = positions(game)
+    for m in review.costly:
+        assert m.better is not None
+        before = spots[m.n - 1]
+        before.push(Move.from_text(m.better))
+        claimed = review.start_best if m.n == 1 else review.moves[m.n - 2].best
+        found = solve(before, time_limit=5)
+        # the claimed best is reached from there (the review had a line to it)
+        assert found.score <= claimed or not found.proven
+
+
+def test_values_match_the_plain_exhaustive_search_late_in_a_game() -> None:
+    """Late positions of a one-pass game, small enough to solve outright."""
+    game = play_game(Game(5, rules="single-pass"), "greedy")
+    review = review_game(game, time_limit=15, judge=False)
+    spots = positions(game)
+    checked = 0
+    for i in range(len(spots) - 1, max(-1, len(spots) - 12), -1):
+        value = review.start_best if i == 0 else review.moves[i - 1].best
+        proven = review.start_proven if i == 0 else review.moves[i - 1].proven
+        try:
+            exact = brute_force(spots[i], limit=200_000)
+        except RuntimeError:  # too big for the plain search
+            continue
+        checked += 1
+        assert value >= exact
+        if proven:
+            assert value == exact
+    assert checked >= 3
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(PRESETS), st.integers(1, 10**6), st.integers(0, 2**16))
+def test_reviews_are_consistent(rules: str, number: int, seed: int) -> None:
+    game = Game(number, rules=rules)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(5, 60)):
+        moves = game.generate_moves(swaps=rng.random() < 0.1)
+        if not moves or game.is_over():
+            break
+        game.play(rng.choice(moves))
+    review = review_game(game, time_limit=1.5, judge=False)
+    _consistent(review, game)
+
+
+def test_the_verdict_never_reads_the_hidden_order() -> None:
+    """Two decks that agree on all the player saw give the same verdict."""
+    game = Game(9, rules="single-pass")
+    rng = random.Random(4)
+    while len(game.stock) > 40:
+        builds = [m for m in game.generate_moves() if m.kind != MoveKind.DEAL]
+        game.play(rng.choice(builds) if builds and rng.random() < 0.5 else game.generate_moves()[0])
+    view = game.view(with_legal=False)
+    twin_stock = list(game.stock)
+    random.Random(1).shuffle(twin_stock)
+    twin = game.copy()
+    twin.stock = twin_stock
+    assert twin.view(with_legal=False) == view and twin.stock != game.stock
+    moves = game.generate_moves()
+    played, better = moves[0], moves[-1]
+    a = mistake(game.view(with_legal=False), played, better, time_limit=0.6, seed=3)
+    b = mistake(twin.view(with_legal=False), played, better, time_limit=0.6, seed=3)
+    assert a == b
+
+
+def test_a_finished_review_is_kept_in_the_store(tmp_path: Path) -> None:
+    from devilsgrip.session import PlaySession
+    from devilsgrip.store import Store
+
+    with Store.open(tmp_path / "g.sqlite3") as store:
+        session = PlaySession.start(store, number=7)
+        for move in play_game(Game(7), "greedy").move_stack:
+            session.play(move)
+        session.make_final()
+        assert session.game_id is not None
+        review = review_game(session.game, time_limit=10)
+        store.save_review(session.game_id, review.to_dict())
+        kept = store.review(session.game_id)
+        assert kept is not None and Review.from_dict(kept).to_dict() == review.to_dict()
+
+
+def test_autoplay_piped_into_review(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from devilsgrip.cli import main
+
+    assert main(["autoplay", "--game", "7", "--player", "greedy"]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("[Event") and "score:" in out.err  # the record alone on stdout
+    record = tmp_path / "game.txt"
+    record.write_text(out.out, encoding="utf-8")
+    assert main(["review", str(record), "--json", "--time-limit", "10"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"rules", "final_score", "start", "moves", "first_lost_win"}
+    assert set(data["start"]) == {"best", "proven"}
+    assert set(data["moves"][0]) == {"n", "move", "best", "proven", "cost", "better", "seen"}
+    assert data["first_lost_win"] is not None
+    assert main(["review", str(record), "--time-limit", "10"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"Winnable until move {data['first_lost_win']}.")
+    assert "Moves that cost cards:" in text
+
+
+def test_review_of_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from devilsgrip.cli import main
+    from devilsgrip.session import PlaySession
+    from devilsgrip.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    with Store.open(db) as store:
+        live = PlaySession.start(store, number=7)
+        live.play("d")
+        over = PlaySession.start(store, number=7)
+        for move in play_game(Game(7), "greedy").move_stack:
+            over.play(move)
+        assert over.game.is_over() and not over.final
+    assert main(["review", "--game-id", str(live.game_id), "--db", str(db)]) == 2
+    assert "still being played" in capsys.readouterr().err
+    assert main(["review", "--last", "--db", str(db)]) == 2  # nothing has ended yet
+    assert main(["review", "--game-id", str(over.game_id), "--db", str(db), "--json"]) == 0
+    capsys.readouterr()
+    with Store.open(db) as store:
+        assert over.game_id is not None
+        info = store.game_info(over.game_id)
+        assert info is not None and info.final  # reviewed: its result stands
+        assert store.review(over.game_id) is not None
+    assert main(["review", "--last", "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["final_score"] == over.game.score
