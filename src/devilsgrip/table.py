@@ -738,3 +738,30 @@ def say_review(review: Review, game: Game, words: Words) -> str:
     if not review.start_proven or not all(m.proven for m in review.moves):
         parts.append(w.gettext("Values marked ~ are the best lines found, not proven."))
     return " ".join(parts)
+
+
+def review_session(session: PlaySession, *, time_limit: float = 10.0,
+                   progress: Callable[[int, int], None] | None = None) -> Review:
+    """The review of the session's game, for any screen: kept in the store once made.
+
+    Only a game that has ended is reviewed (``game-live`` otherwise: a review
+    shows the stock); reviewing a game that is over makes it final, as showing
+    its best line does.
+    """
+    from devilsgrip.review import Review, review_game
+
+    game = session.game
+    if not (session.final or game.is_over()):
+        raise IllegalMoveError("game-live", "this game is still being played")
+    session.make_final()
+    store, game_id = session.store, session.game_id
+    if store is not None and game_id is not None:
+        with contextlib.suppress(DevilsGripError):
+            kept = store.review(game_id)
+            if kept is not None:
+                return Review.from_dict(kept)
+    review = review_game(game, time_limit=time_limit, progress=progress)
+    if store is not None and game_id is not None:
+        with contextlib.suppress(DevilsGripError):
+            store.save_review(game_id, review.to_dict())
+    return review

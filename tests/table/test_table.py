@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -198,3 +199,28 @@ def test_every_sentence_is_words_never_notation(number: int, rules: str, lang: s
     for text in said:
         assert a_sentence(text), text
         assert not NOTATION.search(text), text
+
+
+def test_a_review_is_only_for_a_game_that_ended_and_is_kept(tmp_path: Path) -> None:
+    from devilsgrip.solver import play_game
+    from devilsgrip.store import Store
+
+    with Store.open(tmp_path / "g.sqlite3") as store:
+        session = PlaySession.start(store, number=7)
+        moves = play_game(Game(7), "greedy").move_stack
+        session.play(moves[0])
+        with pytest.raises(IllegalMoveError) as info:
+            table.review_session(session, time_limit=2)
+        assert info.value.code == "game-live" and not session.final
+        for move in moves[1:]:
+            session.play(move)
+        assert session.game.is_over() and not session.final
+        calls: list[tuple[int, int]] = []
+        review = table.review_session(session, time_limit=10,
+                                      progress=lambda done, total: calls.append((done, total)))
+        assert session.final and calls and calls[-1][0] == calls[-1][1]
+        assert session.game_id is not None and store.review(session.game_id) is not None
+        again = table.review_session(session, time_limit=10)  # kept: not worked out again
+        assert again.to_dict() == review.to_dict()
+        text = table.say_review(review, session.game, Words("fr"))
+        assert text.startswith("Gagnable jusqu'au coup") and not NOTATION.search(text)
