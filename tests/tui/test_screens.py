@@ -316,3 +316,20 @@ def test_the_help_screen_shows_the_rules_in_the_players_language(store: Store) -
 
     set_language("fr")
     asyncio.run(scenario())
+
+
+def test_statistics_write_numbers_and_colons_as_each_language_does() -> None:
+    from devilsgrip.store import Stats
+    from devilsgrip.tui.screens import stats_text
+
+    stats = Stats(rules="classic", owner="local", played=2, won=1, given_up=1, best_score=0,
+                  average_score=2.5, ratings={"won": 1, "good": 1}, current_streak=0,
+                  longest_streak=1, histogram={0: 1, 5: 1}, best_by_number={5: 0}, hints=0)
+    english = stats_text(stats).plain
+    assert "average score: 2.5" in english and "(50%)" in english and "won: 1" in english
+    set_language("fr")
+    french = stats_text(stats).plain
+    assert "score moyen : 2,5" in french and "(50\xa0%)" in french
+    assert "gagné : 1" in french and "gagné: " not in french
+    set_language("hu")
+    assert "2,5" in stats_text(stats).plain

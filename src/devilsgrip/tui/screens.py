@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.store import parse_time
+from devilsgrip.table import Words
 
 if TYPE_CHECKING:
     from devilsgrip.store import GameInfo, Stats
@@ -197,11 +198,12 @@ class HelpScreen(Screen[None]):
 
 
 def stats_text(stats: Stats) -> Text:
-    """Statistics as lines of text (translated)."""
+    """Statistics as lines of text (translated, numbers written as the language writes them)."""
+    words = Words()
     lines = [
         ngettext("{n} game finished", "{n} games finished", stats.played).format(n=stats.played),
         ngettext("{n} won", "{n} won", stats.won).format(n=stats.won)
-        + f"  ({stats.win_rate:.0%})",
+        + f"  ({words.percent(stats.win_rate)})",
         ngettext("{n} given up", "{n} given up", stats.given_up).format(n=stats.given_up),
         ngettext("{n} game unfinished", "{n} games unfinished", stats.unfinished).format(
             n=stats.unfinished),
@@ -209,12 +211,14 @@ def stats_text(stats: Stats) -> Text:
     if stats.best_score is not None:
         lines.append(_("best score: {score}").format(score=stats.best_score))
     if stats.average_score is not None:
-        lines.append(_("average score: {score}").format(score=f"{stats.average_score:.1f}"))
+        lines.append(_("average score: {score}").format(
+            score=words.decimal(stats.average_score)))
     lines.append(_("current streak of wins: {n}").format(n=stats.current_streak))
     lines.append(_("longest streak of wins: {n}").format(n=stats.longest_streak))
     lines.append(ngettext("{n} hint taken", "{n} hints taken", stats.hints).format(n=stats.hints))
     ratings = "   ".join(
-        f"{rating_label(name)}: {count}" for name, count in stats.ratings.items() if count
+        words.labelled(rating_label(name), count) for name, count in stats.ratings.items()
+        if count
     )
     if ratings:
         lines.append(_("ratings: {list}").format(list=ratings))
