@@ -20,46 +20,21 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.store import parse_time
-from devilsgrip.table import Words
+from devilsgrip.table import Words, parse_deal_number, say_error
 
 if TYPE_CHECKING:
     from devilsgrip.store import GameInfo, Stats
 
 
-def keys_table() -> list[tuple[str, str]]:
-    """The keys of the game and what they do (translated)."""
-    return [
-        (_("arrows, h j k l"), _("move the cursor over the grid, the stock and the talon")),
-        (_("Enter, Space"), _("pick up the pile under the cursor (or the talon's top card), "
-                              "then drop it where it should go")),
-        ("", _("dropping on a pile that takes it builds it there; dropping a pile on an "
-               "empty cell swaps the two cells (swaps never change the score)")),
-        ("x", _("swap the picked-up pile with the pile under the cursor")),
-        (_("Esc"), _("put the picked-up cards back")),
-        (_("mouse"), _("click a place to pick up or drop, as with Enter")),
-        ("d", _("deal (also Enter on the stock)")),
-        ("r", _("redeal the talon when the stock is empty")),
-        ("u", _("undo")),
-        ("U", _("redo")),
-        ("?", _("hint")),
-        ("n", _("new game (a game with moves asks first: leaving it ends it)")),
-        ("g", _("deal a game by its number")),
-        ("R", _("restart: the same deal again, as a new game")),
-        ("G", _("give up: end the game now, scored as it stands")),
-        ("s", _("statistics")),
-        ("c", _("four-colour deck on or off")),
-        ("F1", _("rules and keys")),
-        ("q", _("quit (every move is already saved)")),
-    ]
-
-
 class GameOverScreen(ModalScreen[str]):
-    """The end of a game: score, rating and the deal's best score so far.
+    """The end of a game: why it ended, score, rating and the deal's best score so far.
 
     Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
-    not final), ``"quit"`` or ``"close"``.
+    not final), ``"best"``, ``"quit"`` or ``"close"``.  For ``guard`` seconds
+    after it appears it ignores keys: those were typed for the table.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -73,7 +48,7 @@ class GameOverScreen(ModalScreen[str]):
 
     def __init__(
         self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
-        final: bool = False, new_best: bool = False,
+        final: bool = False, new_best: bool = False, why: str = "", guard: float = 0.0,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.won = won
@@ -83,6 +58,10 @@ class GameOverScreen(ModalScreen[str]):
         self.best = best
         self.final = final
         self.new_best = new_best
+        self.why = why
+        self.guard = guard
+        self.ready = guard <= 0
+        """Keys are answered (the guard time has passed)."""
 
     def compose(self) -> ComposeResult:
         title = _("You won!") if self.won else _("Game over")
@@ -105,11 +84,22 @@ class GameOverScreen(ModalScreen[str]):
                      "Esc: the grid   q: quit")
         with Vertical(id="gameover", classes="dialog -won" if self.won else "dialog"):
             yield Static(title, id="gameover-title", classes="dialog-title")
+            if self.why:
+                yield Static(self.why, id="gameover-why")
             yield Static("\n".join(lines), id="gameover-body")
-            yield Static(keys, id="gameover-keys", classes="dialog-keys")
+            yield Static(keys, id="gameover-keys",
+                         classes="dialog-keys" if self.ready else "dialog-keys -waiting")
+
+    def on_mount(self) -> None:
+        if not self.ready:
+            self.set_timer(self.guard, self._ready)
+
+    def _ready(self) -> None:
+        self.ready = True
+        self.query_one("#gameover-keys", Static).remove_class("-waiting")
 
     def action_choose(self, choice: str) -> None:
-        if choice == "undo" and self.final:
+        if not self.ready or (choice == "undo" and self.final):
             return
         self.dismiss(choice)
 
@@ -169,21 +159,33 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class HelpScreen(Screen[None]):
-    """The keys and the rules for players, in the player's language."""
+    """Every key and the rules for players, in the player's language.
+
+    ``keys`` are the rows of the key table (key, what it does), given by the
+    game screen from its bindings.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,f1", "close", show=False),
     ]
 
+    def __init__(self, keys: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.keys = list(keys)
+
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for key, what in keys_table():
+        for key, what in self.keys:
             table.add_row(key, what)
+        table.add_row(_("mouse"), _("click a place to pick up or drop, as with Enter"))
         with VerticalScroll(id="help"):
             yield Static(_("Keys"), classes="help-title")
             yield Static(table, id="help-keys")
+            yield Static(_("Dropping on a pile that takes it builds it there; dropping a pile "
+                           "on an empty cell swaps the two cells (swaps never change the "
+                           "score)."), id="help-drop")
             text = rules_text(current_language())
             if text:
                 yield Markdown(text, id="help-rules")
@@ -252,9 +254,15 @@ class StatsScreen(ModalScreen[None]):
 
 
 class DealNumberScreen(ModalScreen[int | None]):
-    """Ask for a game number; dismissed with the number, or None when cancelled."""
+    """Ask for a game number; dismissed with the number, or None when cancelled.
+
+    A number the engine would refuse is explained inside the dialog, which stays.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__(classes="dialog-screen")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="deal-number", classes="dialog"):
@@ -268,12 +276,12 @@ class DealNumberScreen(ModalScreen[int | None]):
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if not text.isdigit() or int(text) < 1:
-            self.query_one("#deal-number-error", Static).update(
-                _("Type a game number: a whole number from 1."))
+        try:
+            number = parse_deal_number(event.value)
+        except DevilsGripError as exc:
+            self.query_one("#deal-number-error", Static).update(say_error(exc, Words()))
             return
-        self.dismiss(int(text))
+        self.dismiss(number)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
