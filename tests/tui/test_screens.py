@@ -381,6 +381,10 @@ def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
             await pilot.pause(0.5)
             await pilot.press("escape")
             assert app.screen is screen
+            # over: the key bar offers what is left to do (undo, another game)
+            shown = {hint.label for hint in screen.key_hints()}
+            assert {"undo", "new game", "restart", "help", "quit"} <= shown
+            assert not shown & {"deal", "redeal", "hint", "give up"}
 
     asyncio.run(scenario())
 

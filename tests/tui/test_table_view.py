@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,14 @@ async def mid_game(app: DevilsGripApp, pilot: Pilot[Any]) -> GameScreen:
         assert screen.play(Move.from_text(move)), (move, screen.status)
     await pilot.pause()
     return screen
+
+
+async def settle(pilot: Pilot[Any], test: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait until ``test()`` holds (a resize reaches the screen a few messages later)."""
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.02)
 
 
 def lines_of(text: str) -> list[str]:
@@ -148,9 +157,9 @@ def test_snapshot_too_small_a_terminal_says_what_it_needs_and_the_game_comes_bac
             await pilot.press("d")  # keys wait while nothing can be seen
             assert screen.session.game.moves_played == 0
             await pilot.resize_terminal(40, 15)
-            assert "40x15" in flat(screen_text(app))  # type: ignore[arg-type]
+            await settle(pilot, lambda: "40x15" in flat(screen_text(app)))  # type: ignore[arg-type]
             await pilot.resize_terminal(80, 24)
-            assert not screen.too_small
+            await settle(pilot, lambda: not screen.too_small)
             text = screen_text(app)  # type: ignore[arg-type]
             assert f"{MIN_WIDTH}x{MIN_HEIGHT}" not in text and "╭─ b1" in text
             await pilot.press("d")

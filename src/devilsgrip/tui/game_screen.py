@@ -446,6 +446,9 @@ class GameScreen(Screen[None]):
             return action in ALWAYS | {"activate"}
         if action == "activate":
             return not session.final
+        if session.final or game.is_over():  # what is left to do: undo, or another game
+            return action in ALWAYS | {"undo", "new_game", "restart"} and (
+                action != "undo" or session.can_undo)
         if action == "deal":
             return game.reason(DEAL) is None and not session.final
         if action == "redeal":

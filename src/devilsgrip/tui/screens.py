@@ -24,6 +24,7 @@ from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.store import parse_time
 from devilsgrip.table import Words, parse_deal_number, say_error
+from devilsgrip.tui.widgets import Packed
 
 if TYPE_CHECKING:
     from devilsgrip.store import GameInfo, Stats
@@ -87,7 +88,7 @@ class GameOverScreen(ModalScreen[str]):
             if self.why:
                 yield Static(self.why, id="gameover-why")
             yield Static("\n".join(lines), id="gameover-body")
-            yield Static(keys, id="gameover-keys",
+            yield Packed(keys.split("   "), id="gameover-keys",
                          classes="dialog-keys" if self.ready else "dialog-keys -waiting")
 
     def on_mount(self) -> None:
@@ -96,7 +97,7 @@ class GameOverScreen(ModalScreen[str]):
 
     def _ready(self) -> None:
         self.ready = True
-        self.query_one("#gameover-keys", Static).remove_class("-waiting")
+        self.query_one("#gameover-keys", Packed).remove_class("-waiting")
 
     def action_choose(self, choice: str) -> None:
         if not self.ready or (choice == "undo" and self.final):
@@ -152,7 +153,7 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm", classes="dialog"):
             yield Static(self.title_text, id="confirm-title", classes="dialog-title")
             yield Static(self.text, id="confirm-text")
-            yield Static(_("y, Enter: yes   n, Esc: no"), classes="dialog-keys")
+            yield Packed(_("y, Enter: yes   n, Esc: no").split("   "), classes="dialog-keys")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -247,7 +248,7 @@ class StatsScreen(ModalScreen[None]):
                              id="stats-body")
             else:
                 yield Static(stats_text(self.stats), id="stats-body")
-            yield Static(_("Esc: back to the game"), classes="dialog-keys")
+            yield Packed([_("Esc: back to the game")], classes="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -269,7 +270,7 @@ class DealNumberScreen(ModalScreen[int | None]):
             yield Static(_("Deal a game by its number"), classes="dialog-title")
             yield Input(placeholder=_("game number"), id="deal-number-input", type="integer")
             yield Static("", id="deal-number-error", classes="error")
-            yield Static(_("Enter: deal   Esc: cancel"), classes="dialog-keys")
+            yield Packed(_("Enter: deal   Esc: cancel").split("   "), classes="dialog-keys")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -303,7 +304,7 @@ class ResumeScreen(ModalScreen[int | None]):
         with Vertical(id="resume", classes="dialog"):
             yield Static(_("Resume an unfinished game?"), classes="dialog-title")
             yield OptionList(*options, id="resume-list")
-            yield Static(_("Enter: choose   Esc: new game"), classes="dialog-keys")
+            yield Packed(_("Enter: choose   Esc: new game").split("   "), classes="dialog-keys")
 
     @staticmethod
     def describe(info: GameInfo) -> str:

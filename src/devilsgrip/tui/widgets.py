@@ -348,6 +348,23 @@ def pack(items: Sequence[Text], width: int, sep: str = "   ") -> Text:
     return Text("\n").join(lines)
 
 
+class Packed(Widget):
+    """Items in as many lines as they need, each kept whole (see :func:`pack`)."""
+
+    items: reactive[tuple[Text, ...]] = reactive((), layout=True)
+
+    DEFAULT_CSS = "Packed { height: auto; }"
+
+    def __init__(self, items: Sequence[Text | str] = (), *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.set_reactive(Packed.items, tuple(Text(i) if isinstance(i, str) else i
+                                              for i in items))
+
+    def render(self) -> RenderResult:
+        return pack(self.items, max(1, self.content_size.width))
+
+
 class InfoPanel(Widget):
     """Score, rating, moves, redeals, status, best: items that wrap as a whole.
 
