@@ -138,6 +138,8 @@ def test_game_over_screen_when_no_card_can_enter(store: Store) -> None:
             assert (stats.stats.played, stats.stats.unfinished) == (0, 1)  # over, still open
             body = str(stats.query_one("#stats-body", Static).render())
             assert "0 games finished" in body and "1 game unfinished" in body
+            title = str(stats.query_one(".dialog-title", Static).render())
+            assert title == "Statistics: Single pass"  # the rules' label, not their text
             await pilot.press("escape")
             # over is a status, not a lock: undo still works
             await pilot.press("u")

@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.store import parse_time
-from devilsgrip.table import Words, parse_deal_number, say_error
+from devilsgrip.table import Words, parse_deal_number, rules_label, say_error
 from devilsgrip.tui.widgets import Packed
 
 if TYPE_CHECKING:
@@ -241,7 +241,7 @@ class StatsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="stats", classes="dialog"):
-            yield Static(_("Statistics: {rules}").format(rules=self.rules),
+            yield Static(_("Statistics: {rules}").format(rules=rules_label(self.rules, Words())),
                          classes="dialog-title")
             if self.stats is None:
                 yield Static(self.problem or _("No statistics: games are not being saved."),
