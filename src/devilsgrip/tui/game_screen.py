@@ -191,6 +191,8 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------- messages from the workers
     class HintFound(Message):
+        bubble = False
+
         def __init__(self, hint: Hint | None, game: Game, token: int) -> None:
             super().__init__()
             self.hint = hint
@@ -198,11 +200,15 @@ class GameScreen(Screen[None]):
             self.token = token
 
     class SearchFailed(Message):
+        bubble = False
+
         def __init__(self, token: int) -> None:
             super().__init__()
             self.token = token
 
     class BestLineFound(Message):
+        bubble = False
+
         def __init__(self, score: int, proven: bool, moves: tuple[Move, ...],
                      token: int) -> None:
             super().__init__()
