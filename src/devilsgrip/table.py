@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import i18n
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE, Card, card_symbol
-from devilsgrip.errors import DevilsGripError, IllegalMoveError, MoveError
+from devilsgrip.errors import DeckError, DevilsGripError, IllegalMoveError, MoveError
 from devilsgrip.game import Game, MoveEffect, Source, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import DEAL, REDEAL, Move, MoveKind, grid_build, swap, talon_build
@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEAL", "REDEAL", "STOCK", "TALON", "Event", "Place", "Summary", "Words", "act",
-    "drop_move", "move_places", "parse_place", "place_name", "refusal", "say_error",
-    "say_event", "say_hint", "say_picked", "sentence", "summary", "swap_move", "targets",
+    "drop_move", "move_places", "parse_deal_number", "parse_place", "place_name", "refusal",
+    "say_error", "say_event", "say_hint", "say_picked", "say_why_ended", "sentence", "summary",
+    "swap_move", "targets",
 ]
 
 # ------------------------------------------------------------------- places
@@ -75,6 +76,20 @@ def parse_place(text: str) -> Place:
         raise MoveError("place-unknown", f"unknown place '{str(text)[:20]}' (a1 .. h3, stock, "
                         "talon)", place=str(text)[:20])
     return place
+
+
+def parse_deal_number(text: str) -> int:
+    """The game number a player typed (``" 42 "``), checked as the engine checks it.
+
+    Raises :class:`~devilsgrip.errors.DeckError` with the engine's reason
+    (``game-number-bad``, ``game-number-range``) so a screen can say why.
+    """
+    typed = str(text).strip()
+    if not typed.isdigit():
+        raise DeckError("game-number-bad", f"bad game number {typed[:20]!r}", number=typed[:20])
+    number = int(typed)
+    Game(number)  # the engine's own check of the range
+    return number
 
 
 def move_places(move: Move) -> tuple[Place, ...]:
@@ -201,6 +216,23 @@ class Words:
         if alternative:
             return self.gettext("{first} or {last}").format(first=head, last=items[-1])
         return self.gettext("{first} and {last}").format(first=head, last=items[-1])
+
+    def decimal(self, value: float, places: int = 1) -> str:
+        """A number with ``places`` decimals as this language writes it (``0,5`` in French)."""
+        from babel.numbers import format_decimal
+
+        pattern = "#,##0" + ("." + "0" * places if places > 0 else "")
+        return str(format_decimal(value, format=pattern, locale=self.lang))
+
+    def percent(self, ratio: float) -> str:
+        """A ratio as a whole percentage in this language (``50 %`` in French)."""
+        from babel.numbers import format_percent
+
+        return str(format_percent(ratio, locale=self.lang))
+
+    def labelled(self, label: str, value: object) -> str:
+        """``label: value`` with this language's punctuation (``gagné : 1`` in French)."""
+        return self.gettext("{label}: {value}").format(label=label, value=value)
 
 
 def sentence(text: str) -> str:
@@ -465,6 +497,27 @@ def say_end(session: PlaySession, words: Words) -> str:
                                     "back.")
         return text
     return ""
+
+
+def say_why_ended(session: PlaySession, words: Words) -> str:
+    """Why the game has ended or is over, as a sentence (empty while it is in play).
+
+    Told from what every player can see: whether the stock is used up and a
+    redeal is left; the engine alone decides that no card can come in.
+    """
+    game = session.game
+    w = words
+    if game.is_won():
+        return w.gettext("Every card is in the grid.")
+    if game.given_up:
+        return w.gettext("You gave up: the game is scored as it stood.")
+    if not game.is_over():
+        return ""
+    if not game.stock and game.reason(REDEAL) is not None:
+        return w.gettext("The stock is used up, no redeal is left, and no card of the talon "
+                         "can come into the grid.")
+    return w.gettext("However the stock is dealt, no card left outside the grid can ever "
+                     "come into it.")
 
 
 def say_picked(game: Game, place: Place, words: Words) -> str:

@@ -222,7 +222,7 @@ async def driving(name: str, tmp_path: Path, number: int,
     store = Store.open(db)
     try:
         tui = DevilsGripApp(store, number=number, rules=rules, flourish_delay=0,
-                            hint_time=0.3, solve_time=3.0)
+                            dialog_guard=0, hint_time=0.3, solve_time=3.0)
         async with tui.run_test(size=(100, 32)) as pilot:
             await pilot.pause()
             yield TuiDriver(tui, pilot, db)

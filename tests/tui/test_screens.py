@@ -25,7 +25,7 @@ from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
 from devilsgrip.tui.screens import GameOverScreen, HelpScreen, StatsScreen
-from devilsgrip.tui.widgets import FOUR_COLOURS, TWO_COLOURS, PileCell, card_text
+from devilsgrip.tui.widgets import FOUR_COLOURS, TWO_COLOURS, InfoPanel, PileCell, card_text
 
 ScreenText = Callable[[App[object]], str]
 Snapshot = Callable[[str, str], None]
@@ -34,6 +34,7 @@ PathKeys = Callable[[int, int, int], tuple[list[str], int]]
 
 def make_app(store: Store | None, **kwargs: Any) -> DevilsGripApp:
     kwargs.setdefault("flourish_delay", 0.0)
+    kwargs.setdefault("dialog_guard", 0.0)
     return DevilsGripApp(store, **kwargs)
 
 
@@ -137,6 +138,8 @@ def test_game_over_screen_when_no_card_can_enter(store: Store) -> None:
             assert (stats.stats.played, stats.stats.unfinished) == (0, 1)  # over, still open
             body = str(stats.query_one("#stats-body", Static).render())
             assert "0 games finished" in body and "1 game unfinished" in body
+            title = str(stats.query_one(".dialog-title", Static).render())
+            assert title == "Statistics: Single pass"  # the rules' label, not their text
             await pilot.press("escape")
             # over is a status, not a lock: undo still works
             await pilot.press("u")
@@ -225,7 +228,7 @@ def test_the_screen_speaks_french(store: Store) -> None:
         app = make_app(store, number=1)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
-            info = str(app.screen.query_one("#info", Static).render())
+            info = str(app.screen.query_one("#info", InfoPanel).render())
             assert fr.gettext("score: {score}").format(score=72) in info
             assert rating_label(Rating.NONE, "fr") in info
             assert fr.gettext("stock") in str(screen._places[STOCK].border_title)
@@ -316,3 +319,82 @@ def test_the_help_screen_shows_the_rules_in_the_players_language(store: Store) -
 
     set_language("fr")
     asyncio.run(scenario())
+
+
+def test_statistics_write_numbers_and_colons_as_each_language_does() -> None:
+    from devilsgrip.store import Stats
+    from devilsgrip.tui.screens import stats_text
+
+    stats = Stats(rules="classic", owner="local", played=2, won=1, given_up=1, best_score=0,
+                  average_score=2.5, ratings={"won": 1, "good": 1}, current_streak=0,
+                  longest_streak=1, histogram={0: 1, 5: 1}, best_by_number={5: 0}, hints=0)
+    english = stats_text(stats).plain
+    assert "average score: 2.5" in english and "(50%)" in english and "won: 1" in english
+    set_language("fr")
+    french = stats_text(stats).plain
+    assert "score moyen : 2,5" in french and "(50\xa0%)" in french
+    assert "gagné : 1" in french and "gagné: " not in french
+    set_language("hu")
+    assert "2,5" in stats_text(stats).plain
+
+
+def test_the_deal_number_dialog_is_centred_and_says_inside_why_a_number_is_refused(
+        store: Store, screen_text: ScreenText) -> None:
+    from devilsgrip.tui.screens import DealNumberScreen
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            await pilot.press("g")
+            dialog = app.screen
+            assert isinstance(dialog, DealNumberScreen)
+            box = dialog.query_one("#deal-number").region
+            assert abs(box.x - (80 - box.right)) <= 1 and abs(box.y - (24 - box.bottom)) <= 1
+            await pilot.press(*"99999999999999999999", "enter")  # beyond the last deal
+            assert app.screen is dialog
+            error = str(dialog.query_one("#deal-number-error", Static).render())
+            shown = screen_text(app)  # type: ignore[arg-type]
+            assert "out of range" in error and all(word in shown for word in error.split())
+            await pilot.press("escape")
+            assert app.screen is screen and screen.session.game.number == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
+        store: Store) -> None:
+    moves = play_game(Game(3, rules="single-pass"), "greedy").move_stack
+
+    async def scenario() -> None:
+        app = make_app(store, number=3, rules="single-pass", dialog_guard=0.4)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            for move in moves[:-1]:
+                screen.session.play(move)
+            assert screen.play(moves[-1])
+            await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            over = app.screen
+            assert isinstance(over, GameOverScreen)
+            why = str(over.query_one("#gameover-why", Static).render())
+            assert why == table.say_why_ended(screen.session, table.Words("en")) and why
+            await pilot.press("n")  # typed for the table: ignored
+            assert app.screen is over and screen.session.game.moves_played == len(moves)
+            await pilot.pause(0.5)
+            await pilot.press("escape")
+            assert app.screen is screen
+            # over: the key bar offers what is left to do (undo, another game)
+            shown = {hint.label for hint in screen.key_hints()}
+            assert {"undo", "new game", "restart", "help", "quit"} <= shown
+            assert not shown & {"deal", "redeal", "hint", "give up"}
+
+    asyncio.run(scenario())
+
+
+def test_the_game_screen_asks_the_application_by_messages() -> None:
+    from pathlib import Path
+
+    import devilsgrip.tui.game_screen as module
+
+    source = Path(module.__file__).read_text(encoding="utf-8")
+    assert "self.app." not in source  # dialogs, workers' results: messages up

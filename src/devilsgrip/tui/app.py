@@ -49,6 +49,7 @@ class DevilsGripApp(App[None]):
         flourish_delay: float = 0.25,
         hint_time: float = 1.0,
         solve_time: float = 10.0,
+        dialog_guard: float = 0.5,
     ) -> None:
         super().__init__()
         self.store = store
@@ -61,6 +62,7 @@ class DevilsGripApp(App[None]):
         self.flourish_delay = flourish_delay
         self.hint_time = hint_time
         self.solve_time = solve_time
+        self.dialog_guard = dialog_guard
         self.session: PlaySession | None = None
         self.game_screen: GameScreen | None = None
         settings = table.decode_settings(self._saved_settings())
@@ -124,7 +126,7 @@ class DevilsGripApp(App[None]):
             self.game_screen = GameScreen(
                 session, four_colour=self.four_colour, hint_time=self.hint_time,
                 solve_time=self.solve_time, flourish_delay=self.flourish_delay,
-                warning=warning)
+                dialog_guard=self.dialog_guard, warning=warning)
             self.push_screen(self.game_screen)
         else:
             self.game_screen.set_session(session, event, warning)
@@ -153,7 +155,11 @@ class DevilsGripApp(App[None]):
     def four_colour_toggled(self, message: GameScreen.ToggleFourColour) -> None:
         on_now = self.toggle_four_colour()
         if self.game_screen is not None:
-            self.game_screen.set_four_colour(on_now)
+            self.game_screen.four_colour = on_now
+
+    @on(GameScreen.OpenDialog)
+    def dialog_asked(self, message: GameScreen.OpenDialog) -> None:
+        self.push_screen(message.dialog, message.answered)
 
     @on(GameScreen.ShowStats)
     def stats_asked(self, message: GameScreen.ShowStats) -> None:
@@ -174,6 +180,11 @@ class DevilsGripApp(App[None]):
         if session is not None:
             with contextlib.suppress(DevilsGripError):
                 table.close(session)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: say how to quit, in the player's language (Textual's own words are English)."""
+        self.notify(_("Press q or Ctrl+Q to quit: every move is already saved."),
+                    title=_("Do you want to quit?"))
 
     # ---------------------------------------------------------- statistics
     def show_stats(self, rules: str) -> None:

@@ -4,65 +4,159 @@ The screen holds no rule and no lifecycle decision of its own: it turns keys
 and clicks into places, and the table layer (:mod:`devilsgrip.table`) says
 what a drop means and tells every move in words; the
 :class:`~devilsgrip.session.PlaySession` checks, saves and ends games.
-Whatever needs the application (a new game, statistics, the colours, quitting)
-is posted up as a message; the application hands the session down.
+Whatever needs the application (a new game, a dialog, statistics, the
+colours, quitting) is posted up as a message; the application hands the
+session and the settings down.  What the screen shows lives in reactive
+attributes (:attr:`shown`, :attr:`cursor`, :attr:`picked`, ...): setting one
+redraws what depends on it.
+
+:attr:`GameScreen.BINDINGS` is the one list of keys: the key bar shows those
+that apply now (:meth:`GameScreen.key_hints`) and the help lists them all
+(:meth:`GameScreen.help_rows`).
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Static
 
 from devilsgrip import table
-from devilsgrip.cards import GRID_SIZE
+from devilsgrip.cards import COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Pile
-from devilsgrip.i18n import _
+from devilsgrip.i18n import N_, _
 from devilsgrip.notation import Move
-from devilsgrip.table import STOCK, TALON, Event, Place, Words
-from devilsgrip.tui.places import step
-from devilsgrip.tui.screens import ConfirmScreen, GameOverScreen, HelpScreen
-from devilsgrip.tui.widgets import PileCell, PlaceWidget, StockBox, TalonBox
+from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Place, Words
+from devilsgrip.tui.places import PLACES, step
+from devilsgrip.tui.screens import (
+    BestLineScreen,
+    ConfirmScreen,
+    DealNumberScreen,
+    GameOverScreen,
+    HelpScreen,
+)
+from devilsgrip.tui.widgets import (
+    InfoPanel,
+    KeyBar,
+    KeyHint,
+    PileCell,
+    PileGrid,
+    PlaceWidget,
+    StockBox,
+    TalonBox,
+)
 
 if TYPE_CHECKING:
+    from textual.screen import ScreenResultCallbackType
+
     from devilsgrip.session import PlaySession
     from devilsgrip.solver import Hint
 
+MIN_WIDTH: Final = 80
+MIN_HEIGHT: Final = 24
+"""The smallest terminal the table fits in; below it the screen says so."""
+
+CURSOR_KEYS: Final = Binding.Group(N_("move the cursor over the grid, the stock and the talon"))
+ALWAYS: Final = frozenset({"help", "quit"})
+"""Actions whose keys the key bar always shows."""
+KEY_NAMES: Final = {
+    "enter": N_("Enter"), "space": N_("Space"), "escape": N_("Esc"), "question_mark": "?",
+    "left": "←", "right": "→", "up": "↑", "down": "↓", "tab": "Tab",
+    "shift+tab": N_("Shift+Tab"), "f1": "F1",
+}
+"""How the help names a key (translated); other keys are shown as they are typed."""
+ARROWS: Final = frozenset("←→↑↓")
+
+
+def _keys_text(keys: list[str]) -> str:
+    """``←→↑↓, Tab, Shift+Tab``: the arrows together, the other keys after them."""
+    arrows = "".join(k for k in keys if k in ARROWS)
+    return ", ".join(([arrows] if arrows else []) + [k for k in keys if k not in ARROWS])
+
+
+class Said(NamedTuple):
+    """A message of the status area; ``error`` for a refusal or a problem."""
+
+    text: str
+    error: bool = False
+
+
+class Shown(NamedTuple):
+    """What the table shows of the session, taken after every change."""
+
+    grid: tuple[Pile, ...]
+    stock: int
+    talon: tuple[Card, ...]
+    about: table.Summary
+    saving: bool
+    over: bool
+    won: bool
+
 
 class GameScreen(Screen[None]):
-    """The table: grid, stock, talon, score; a cursor; a status line."""
+    """The table: grid, stock, talon, score; a cursor; a status area; the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "cursor(-1, 0)", show=False),
-        Binding("right,l", "cursor(1, 0)", show=False),
-        Binding("up,k", "cursor(0, -1)", show=False),
-        Binding("down,j", "cursor(0, 1)", show=False),
-        Binding("enter,space", "activate", show=False),
-        Binding("x", "swap", show=False),
-        Binding("escape", "put_back", show=False),
-        Binding("d", "deal", show=False),
-        Binding("r", "redeal", show=False),
-        Binding("u", "undo", show=False),
-        Binding("U,shift+u", "redo", show=False),
-        Binding("question_mark", "hint", show=False),
-        Binding("n", "new_game", show=False),
-        Binding("g", "deal_number", show=False),
-        Binding("R,shift+r", "restart", show=False),
-        Binding("G,shift+g", "give_up", show=False),
-        Binding("s", "stats", show=False),
-        Binding("f1", "help", show=False),
-        Binding("c", "four_colour", show=False),
-        Binding("q", "quit", show=False),
+        Binding("left", "cursor(-1, 0)", N_("cursor"), show=False, group=CURSOR_KEYS),
+        Binding("right", "cursor(1, 0)", N_("cursor"), show=False, group=CURSOR_KEYS),
+        Binding("up", "cursor(0, -1)", N_("cursor"), show=False, group=CURSOR_KEYS),
+        Binding("down", "cursor(0, 1)", N_("cursor"), show=False, group=CURSOR_KEYS),
+        Binding("tab", "next_place(1)", N_("cursor"), show=False, group=CURSOR_KEYS),
+        Binding("shift+tab", "next_place(-1)", N_("cursor"), show=False, group=CURSOR_KEYS),
+        Binding("f1", "help", N_("help"), key_display="F1",
+                tooltip=N_("the rules and every key (this page)")),
+        Binding("enter,space", "activate", N_("pick up"), key_display="⏎",
+                tooltip=N_("pick up the pile under the cursor (or the talon's top card), then "
+                           "drop it where it should go; on the stock: deal")),
+        Binding("escape", "put_back", N_("put back"), key_display="Esc",
+                tooltip=N_("put the picked-up cards back")),
+        Binding("x", "swap", N_("swap"),
+                tooltip=N_("swap the picked-up pile with the pile under the cursor")),
+        Binding("d", "deal", N_("deal"), tooltip=N_("deal from the stock onto the talon")),
+        Binding("r", "redeal", N_("redeal"),
+                tooltip=N_("redeal: the talon becomes the stock again, once the stock is "
+                           "empty")),
+        Binding("u", "undo", N_("undo"), tooltip=N_("undo the last move")),
+        Binding("h,question_mark", "hint", N_("hint"), key_display="h",
+                tooltip=N_("hint: a good move for what you can see, and why")),
+        Binding("G,shift+g", "give_up", N_("give up"), key_display="G",
+                tooltip=N_("give up: end the game now, scored as it stands")),
+        Binding("U,shift+u", "redo", N_("redo"), key_display="U",
+                tooltip=N_("redo the move undone last")),
+        Binding("n", "new_game", N_("new game"),
+                tooltip=N_("new game (a game with moves asks first: leaving it ends it)")),
+        Binding("R,shift+r", "restart", N_("restart"), key_display="R",
+                tooltip=N_("restart: the same deal again, as a new game")),
+        Binding("q", "quit", N_("quit"), tooltip=N_("quit (every move is already saved)")),
+        Binding("g", "deal_number", N_("deal by number"), show=False,
+                tooltip=N_("deal a game by its number")),
+        Binding("s", "stats", N_("statistics"), show=False,
+                tooltip=N_("statistics of your games with these rules")),
+        Binding("c", "four_colour", N_("four colours"), show=False,
+                tooltip=N_("four-colour deck on or off")),
     ]
+
+    cursor: reactive[Place] = reactive(0, init=False)
+    picked: reactive[Place | None] = reactive(None, init=False)
+    hint_places: reactive[tuple[Place, ...]] = reactive((), init=False)
+    said: reactive[Said] = reactive(Said(""), init=False)
+    shown: reactive[Shown | None] = reactive(None, init=False)
+    four_colour: reactive[bool] = reactive(False, init=False)
+    busy: reactive[bool] = reactive(False, init=False)
+    """True while the win's arrangement plays: keys wait."""
+    too_small: reactive[bool] = reactive(False, init=False, toggle_class="-too-small")
+    """The terminal is smaller than the table: a notice stands in its place."""
 
     # ------------------------------------------------------ messages up
     class NewGame(Message):
@@ -86,25 +180,59 @@ class GameScreen(Screen[None]):
     class Quit(Message):
         """The player closes the terminal game."""
 
+    class OpenDialog(Message):
+        """Show ``dialog`` over the table; its answer goes to ``answered``."""
+
+        def __init__(self, dialog: Screen[Any],
+                     answered: ScreenResultCallbackType[Any] | None = None) -> None:
+            super().__init__()
+            self.dialog = dialog
+            self.answered = answered
+
+    # ------------------------------------------- messages from the workers
+    class HintFound(Message):
+        bubble = False
+
+        def __init__(self, hint: Hint | None, game: Game, token: int) -> None:
+            super().__init__()
+            self.hint = hint
+            self.game = game
+            self.token = token
+
+    class SearchFailed(Message):
+        bubble = False
+
+        def __init__(self, token: int) -> None:
+            super().__init__()
+            self.token = token
+
+    class BestLineFound(Message):
+        bubble = False
+
+        def __init__(self, score: int, proven: bool, moves: tuple[Move, ...],
+                     token: int) -> None:
+            super().__init__()
+            self.score = score
+            self.proven = proven
+            self.moves = moves
+            self.token = token
+
     def __init__(self, session: PlaySession, *, four_colour: bool = False,
                  hint_time: float = 1.0, solve_time: float = 10.0,
-                 flourish_delay: float = 0.25, warning: str | None = None) -> None:
+                 flourish_delay: float = 0.25, dialog_guard: float = 0.5,
+                 warning: str | None = None) -> None:
         super().__init__()
         self.session = session
-        self.four_colour = four_colour
+        self.set_reactive(GameScreen.four_colour, four_colour)
         self.hint_time = hint_time
         self.solve_time = solve_time
+        self.dialog_guard = dialog_guard
+        """Seconds the game-over dialog ignores keys for (those typed as it appears)."""
         self.solution_shown = False
         """The best line of this game has been shown (the game is final from then on)."""
         self.flourish_delay = flourish_delay
-        self.cursor: Place = 0
         self.memory = 0
-        self.picked: Place | None = None
-        self.hint_places: tuple[Place, ...] = ()
         self.hint_move: Move | None = None
-        self.busy = False
-        """True while the win's arrangement plays: keys wait."""
-        self.status = ""
         self.display_grid: list[Pile] | None = None
         """The grid as shown when it differs from the game's (the arranged won grid)."""
         self._warning = warning
@@ -115,29 +243,56 @@ class GameScreen(Screen[None]):
         self._pending: list[Move] = []
         self._saving = session.saving
 
+    @property
+    def status(self) -> str:
+        """The message the status area shows."""
+        return self.said.text
+
     # ----------------------------------------------------------- building
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Grid(id="grid"):
-            for cell in range(GRID_SIZE):
-                widget = PileCell(cell)
-                self._places[cell] = widget
-                yield widget
-        with Horizontal(id="bottom"):
-            stock = StockBox()
-            talon = TalonBox()
-            self._places[STOCK] = stock
-            self._places[TALON] = talon
-            yield stock
-            yield talon
-            yield Static(id="info")
-        yield Static(id="status")
-        yield Static(id="keys")
+        with Vertical(id="table"):
+            with PileGrid(id="grid"):
+                for cell in range(GRID_SIZE):
+                    widget = PileCell(cell)
+                    self._places[cell] = widget
+                    yield widget
+            with Horizontal(id="bottom"):
+                stock = StockBox()
+                talon = TalonBox()
+                self._places[STOCK] = stock
+                self._places[TALON] = talon
+                yield stock
+                yield talon
+                yield InfoPanel(id="info")
+            yield Static(id="status")
+            yield KeyBar(id="keys")
+        yield Static(id="too-small")
 
     def on_mount(self) -> None:
         self._arrange_if_won()
-        self.refresh_table()
+        self._paint_colours(self.four_colour)
+        self._show_marks()
+        self.sync()
         self.greet()
+        self._fit(self.size.width, self.size.height)
+
+    # ------------------------------------------------------------ the size
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        self.too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if self.too_small:
+            size = f"{MIN_WIDTH}x{MIN_HEIGHT}"
+            self.query_one("#too-small", Static).update(Text.assemble(
+                (_("The terminal is too small."), "bold"), "\n\n",
+                _("The table needs {size}; this terminal is {width}x{height}. Make the window "
+                  "larger and the game comes back.").format(size=size, width=width,
+                                                            height=height),
+                "\n\n", _("q: quit (every move is already saved)")))
+
+    def watch_too_small(self) -> None:
+        self._show_keys()
 
     # ---------------------------------------------------------- the session
     def set_session(self, session: PlaySession, event: Event | None = None,
@@ -155,16 +310,11 @@ class GameScreen(Screen[None]):
         self._best = session.best_score()
         self._warning = warning
         self._arrange_if_won()
-        self.refresh_table()
+        self.sync()
         if event is not None and not warning and session.saving:
             self.say(table.say_event(event, session.game, Words()))
         else:
             self.greet()
-
-    def set_four_colour(self, on_now: bool) -> None:
-        self.four_colour = on_now
-        self.refresh_table()
-        self.say(_("Four-colour deck on.") if on_now else _("Four-colour deck off."))
 
     def greet(self) -> None:
         """The first line of a game: a problem to know about, else how to get help."""
@@ -189,105 +339,205 @@ class GameScreen(Screen[None]):
             self.display_grid = grid
 
     # ------------------------------------------------------------- drawing
-    def refresh_table(self) -> None:
+    def sync(self) -> None:
+        """Take what the table shows from the session (after every change)."""
         game = self.session.game
         view = game.view(with_legal=False)
-        four = self.four_colour
         grid = self.display_grid if self.display_grid is not None else view.grid
+        self.shown = Shown(
+            grid=tuple(grid), stock=view.stock_count, talon=tuple(view.talon),
+            about=table.summary(self.session, Words(), self._best),
+            saving=self.session.saving, over=game.is_over(), won=game.is_won())
+
+    def watch_shown(self, shown: Shown | None) -> None:
+        if shown is None:
+            return
         for cell in range(GRID_SIZE):
             widget = self._places[cell]
             assert isinstance(widget, PileCell)
-            widget.show(grid[cell], four)
+            widget.pile = shown.grid[cell]
         stock = self._places[STOCK]
         talon = self._places[TALON]
         assert isinstance(stock, StockBox) and isinstance(talon, TalonBox)
-        stock.show(view.stock_count)
-        talon.show(view.talon, four)
+        stock.count = shown.stock
+        talon.cards = shown.talon[-3:]
+        talon.count = len(shown.talon)
+        info = self.query_one("#info", InfoPanel)
+        info.heading = (shown.about.deal, shown.about.rules)
+        info.border_subtitle = "" if shown.saving else _("not saving")
+        info.set_class(not shown.saving, "-not-saving")
+        info.items = self.info_items()
+        self._show_keys()
+
+    def watch_four_colour(self, four_colour: bool) -> None:
+        self._paint_colours(four_colour)
+        self.say(_("Four-colour deck on.") if four_colour else _("Four-colour deck off."))
+
+    def _paint_colours(self, four_colour: bool) -> None:
+        for widget in self._places.values():
+            widget.four_colour = four_colour
+
+    def watch_cursor(self) -> None:
+        self._show_marks()
+        self._show_keys()
+
+    def watch_picked(self) -> None:
+        self._show_marks()
+        self._show_keys()
+
+    def watch_hint_places(self) -> None:
+        self._show_marks()
+
+    def watch_busy(self) -> None:
+        self._show_keys()
+
+    def _show_marks(self) -> None:
         for place, widget in self._places.items():
-            widget.set_class(place == self.cursor, "-cursor")
-            widget.set_class(place == self.picked, "-picked")
-            widget.set_class(place in self.hint_places, "-hint")
-        self.query_one("#title", Static).update(self.title_text())
-        self.query_one("#info", Static).update(self.info_text())
-        self.query_one("#keys", Static).update(self.keys_text())
+            widget.cursor = place == self.cursor
+            widget.picked = place == self.picked
+            widget.hinted = place in self.hint_places
 
-    def title_text(self) -> Text:
-        about = table.summary(self.session, Words(), self._best)
-        text = Text(_("Devil's Grip"), style="bold")
-        text.append(f"  ·  {about.deal}  ·  {about.rules}")
-        if not self.session.saving:
-            text.append("  ·  ")
-            text.append(_("not saving"), style="bold red")
-        return text
+    def watch_said(self, said: Said) -> None:
+        widget = self.query_one("#status", Static)
+        widget.update(said.text)
+        widget.set_class(said.error, "-error")
 
-    def info_text(self) -> Text:
-        about = table.summary(self.session, Words(), self._best)
-        text = Text()
-        text.append(_("score: {score}").format(score=about.score), style="bold")
-        text.append("   ")
-        text.append(_("rating: {rating}").format(rating=about.rating))
-        text.append("\n")
-        text.append(Words().ngettext("{n} move", "{n} moves", about.moves).format(
-            n=about.moves))
-        text.append("   ")
-        text.append(about.redeals)
-        text.append("\n")
+    def info_items(self) -> tuple[Text, ...]:
+        """The info panel's items (each kept whole when the panel wraps)."""
+        assert self.shown is not None
+        about = self.shown.about
+        words = Words()
         game = self.session.game
-        style = "bold green" if game.is_won() else "bold" if self.session.final or \
-            game.is_over() else ""
-        text.append(about.status, style=style)
-        if about.best is not None:
-            text.append("   ")
-            text.append(_("best on this deal: {score}").format(score=about.best))
-        return text
-
-    def keys_text(self) -> Text:
-        keys = [
-            ("F1", _("help")),
-            ("q", _("quit")),
-            ("⏎", _("pick/drop")),
-            ("d", _("deal")),
-            ("u", _("undo")),
-            ("?", _("hint")),
-            ("←↑↓→", _("cursor")),
+        items = [
+            Text(_("score: {score}").format(score=about.score), style="bold"),
+            Text(_("rating: {rating}").format(rating=about.rating)),
+            Text(words.ngettext("{n} move", "{n} moves", about.moves).format(n=about.moves)),
+            Text(about.redeals),
+            Text(about.status, style="bold green" if game.is_won() else
+                 "bold" if self.session.final or game.is_over() else ""),
         ]
-        text = Text(no_wrap=True, overflow="ellipsis")
-        for i, (key, what) in enumerate(keys):
-            if i:
-                text.append("  ")
-            text.append(key, style="bold")
-            text.append(" " + what)
-        return text
+        if about.best is not None:
+            items.append(Text(_("best on this deal: {score}").format(score=about.best)))
+        return tuple(items)
 
     def say(self, message: str, *, error: bool = False) -> None:
-        """Show ``message`` on the status line (refusals in the error style)."""
-        self.status = message
-        widget = self.query_one("#status", Static)
-        widget.update(message)
-        widget.set_class(error, "-error")
+        """Show ``message`` in the status area (refusals in the error style)."""
+        self.said = Said(message, error)
 
     def refuse(self, exc: DevilsGripError) -> None:
         self.say(table.say_error(exc, Words()), error=True)
 
+    # ------------------------------------------------------------- keys
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys wait while the win's arrangement plays or the table does not fit."""
+        if action in ALWAYS:
+            return True
+        return not (self.busy or self.too_small)
+
+    def applies(self, action: str) -> bool:
+        """Whether the key bar shows ``action``'s key now (every key works; the bar
+        shows those that do something here)."""
+        if self.too_small:
+            return action == "quit"
+        if self.busy:
+            return action in ALWAYS
+        held = self.picked is not None
+        session = self.session
+        game = session.game
+        if action in ("put_back",):
+            return held
+        if action == "swap":
+            return held and self.picked is not None and self.picked < GRID_SIZE
+        if held:
+            return action in ALWAYS | {"activate"}
+        if action == "activate":
+            return not session.final
+        if session.final or game.is_over():  # what is left to do: undo, or another game
+            return action in ALWAYS | {"undo", "new_game", "restart"} and (
+                action != "undo" or session.can_undo)
+        if action == "deal":
+            return game.reason(DEAL) is None and not session.final
+        if action == "redeal":
+            return game.reason(REDEAL) is None and not session.final
+        if action == "undo":
+            return session.can_undo
+        if action == "redo":
+            return session.can_redo
+        if action == "hint":
+            return table.hint_refusal(session, Words()) is None
+        if action == "give_up":
+            return table.give_up_refusal(session) is None
+        return True
+
+    def key_label(self, binding: Binding) -> str:
+        """What ``binding``'s key does now, in the player's language."""
+        if binding.action == "activate":
+            if self.picked is not None:
+                return _("drop")
+            if self.cursor == STOCK:
+                return _("deal") if self.session.game.stock else _("redeal")
+        return _(binding.description)
+
+    def key_hints(self) -> tuple[KeyHint, ...]:
+        """The key bar: the keys that apply now, in the order of :attr:`BINDINGS`."""
+        hints: list[KeyHint] = []
+        for binding in self._bindings_list():
+            if not binding.show:
+                continue
+            action = binding.action.partition("(")[0]
+            if not self.applies(action):
+                continue
+            key = binding.key_display or binding.key.split(",")[0]
+            hints.append(KeyHint(key, self.key_label(binding), action in ALWAYS))
+        return tuple(hints)
+
+    @classmethod
+    def _bindings_list(cls) -> list[Binding]:
+        return [b for b in cls.BINDINGS if isinstance(b, Binding)]
+
+    @classmethod
+    def help_rows(cls) -> list[tuple[str, str]]:
+        """Every key and what it does (translated), for the help; a group is one row."""
+        rows: list[tuple[list[str], str]] = []
+        groups: dict[str, list[str]] = {}
+        for binding in cls._bindings_list():
+            keys = [_(KEY_NAMES.get(k, k)) for k in binding.key.split(",")
+                    if not k.startswith("shift+") or k == "shift+tab"]
+            if binding.group is None:
+                rows.append((keys, _(binding.tooltip or binding.description)))
+            elif binding.group.description in groups:
+                groups[binding.group.description].extend(keys)
+            else:
+                groups[binding.group.description] = keys
+                rows.append((keys, _(binding.group.description)))
+        return [(_keys_text(keys), what) for keys, what in rows]
+
+    def _show_keys(self) -> None:
+        self.query_one("#keys", KeyBar).hints = self.key_hints()
+
     # ------------------------------------------------------------- cursor
     def action_cursor(self, dx: int, dy: int) -> None:
         self.cursor, self.memory = step(self.cursor, dx, dy, self.memory)
-        self.refresh_table()
+
+    def action_next_place(self, direction: int) -> None:
+        """Tab and Shift+Tab: the next place in reading order (a1 .. h3, stock, talon)."""
+        place = PLACES[(PLACES.index(self.cursor) + direction) % len(PLACES)]
+        if place < GRID_SIZE:
+            self.memory = place % COLUMNS
+        self.cursor = place
 
     @on(PlaceWidget.Clicked)
     def clicked(self, event: PlaceWidget.Clicked) -> None:
-        if self.busy:
+        if self.busy or self.too_small:
             return
         self.cursor = event.place
         if event.place < GRID_SIZE:
-            self.memory = event.place % 8
+            self.memory = event.place % COLUMNS
         self.action_activate()
 
     # ------------------------------------------------------- pick and drop
     def action_activate(self) -> None:
         """Enter, space or a click: pick up what is under the cursor, or drop it there."""
-        if self.busy:
-            return
         place = self.cursor
         game = self.session.game
         if self.picked is None:
@@ -300,7 +550,6 @@ class GameScreen(Screen[None]):
                 return
             self.picked = place
             self.say(table.say_picked(game, place, Words()))
-            self.refresh_table()
             return
         source = self.picked
         try:
@@ -308,7 +557,6 @@ class GameScreen(Screen[None]):
         except DevilsGripError as exc:
             self.picked = None
             self.refuse(exc)
-            self.refresh_table()
             return
         if move is None:
             self.action_put_back()
@@ -317,8 +565,6 @@ class GameScreen(Screen[None]):
 
     def action_swap(self) -> None:
         """``x``: swap the picked-up pile with the cell under the cursor."""
-        if self.busy:
-            return
         if self.picked is None or self.picked >= GRID_SIZE or self.cursor >= GRID_SIZE:
             self.say(_("To swap, pick up a pile with Enter, move to another cell and press x."),
                      error=True)
@@ -331,7 +577,6 @@ class GameScreen(Screen[None]):
         except DevilsGripError as exc:
             self.picked = None
             self.refuse(exc)
-            self.refresh_table()
             return
         self.play(move)
 
@@ -339,7 +584,6 @@ class GameScreen(Screen[None]):
         if self.picked is not None:
             self.picked = None
             self.say(table.say_event(Event("putback"), self.session.game, Words()))
-            self.refresh_table()
 
     # --------------------------------------------------------------- moves
     def play(self, move: Move) -> bool:
@@ -364,17 +608,24 @@ class GameScreen(Screen[None]):
             self.display_grid = None
             self._arrange_if_won()
             self._was_over = self.session.game.is_over()
-            self.refresh_table()
+            self.sync()
             self.say(table.say_event(Event("changed"), self.session.game, Words()), error=True)
             return
         self.refuse(exc)
-        self.refresh_table()
+        if getattr(exc, "code", "") == "stock-empty":
+            self._say_after(_("Press r to turn the talon over: it becomes the stock again.")
+                            if self.session.game.reason(REDEAL) is None else "")
+
+    def _say_after(self, more: str) -> None:
+        """Add ``more`` to the message shown (a key that helps after a refusal)."""
+        if more:
+            self.say(f"{self.said.text} {more}", error=self.said.error)
 
     def after_change(self, message: str) -> None:
         self.picked = None
         self._clear_hint()
         self._token += 1
-        self.refresh_table()
+        self.sync()
         if self._saving and not self.session.saving:
             self._saving = False
             message = table.saving_warning(self.session, Words()) or message
@@ -389,7 +640,7 @@ class GameScreen(Screen[None]):
         if ended and not self._was_over:
             self._was_over = True
             self._best = self.session.best_score()
-            self.refresh_table()
+            self.sync()
             if game.is_won():
                 self.start_flourish()
             else:
@@ -397,20 +648,18 @@ class GameScreen(Screen[None]):
         self._was_over = ended
 
     def action_deal(self) -> None:
-        self.play(table.DEAL)
+        self.play(DEAL)
 
     def action_redeal(self) -> None:
-        self.play(table.REDEAL)
+        self.play(REDEAL)
 
     def action_undo(self) -> None:
-        if self.busy:
-            return
-        self._act(lambda: table.undo(self.session))
+        if not self.busy:
+            self._act(lambda: table.undo(self.session))
 
     def action_redo(self) -> None:
-        if self.busy:
-            return
-        self._act(lambda: table.redo(self.session))
+        if not self.busy:
+            self._act(lambda: table.redo(self.session))
 
     # ----------------------------------------------------- win and game over
     def start_flourish(self) -> None:
@@ -433,24 +682,26 @@ class GameScreen(Screen[None]):
         grid = self.display_grid
         if not self._pending or grid is None:
             self.busy = False
-            self.refresh_table()
+            self.sync()
             self.say(table.say_end(self.session, Words()))
             self.show_game_over()
             return
         move = self._pending.pop(0)
         grid[move.src], grid[move.dst] = grid[move.dst], grid[move.src]
-        self.refresh_table()
+        self.sync()
         self._next_flourish_step()
 
     def show_game_over(self) -> None:
         game = self.session.game
+        words = Words()
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
             moves=game.moves_played, best=self._best, final=self.session.final,
             given_up=game.given_up,
-            new_best=table.summary(self.session, Words(), self._best).new_best,
+            new_best=table.summary(self.session, words, self._best).new_best,
+            why=table.say_why_ended(self.session, words), guard=self.dialog_guard,
         )
-        self.app.push_screen(screen, self._game_over_done)
+        self.open_dialog(screen, self._game_over_done)
 
     def _game_over_done(self, choice: str | None) -> None:
         if choice == "new":
@@ -468,6 +719,11 @@ class GameScreen(Screen[None]):
         else:
             self.say(_("The game is over. n: new game, u: undo."))
 
+    def open_dialog(self, dialog: Screen[Any],
+                    answered: ScreenResultCallbackType[Any] | None = None) -> None:
+        """Ask the application to show ``dialog``; ``answered`` receives its result."""
+        self.post_message(self.OpenDialog(dialog, answered))
+
     # ------------------------------------------------------------ best line
     def show_best_line(self) -> None:
         """The solver's best line for this deal: once shown, the game's result stands."""
@@ -476,7 +732,7 @@ class GameScreen(Screen[None]):
         except DevilsGripError as exc:
             self.refuse(exc)
             return
-        self.refresh_table()
+        self.sync()
         self.say(_("Searching for the best line…"))
         start = self.session.game.copy()
         start.restart()
@@ -489,25 +745,22 @@ class GameScreen(Screen[None]):
         try:
             result = solve(start, time_limit=self.solve_time)
         except Exception:  # a failing search must not end the game
-            self.app.call_from_thread(self.hint_failed, token)
+            self.post_message(self.SearchFailed(token))
             return
-        self.app.call_from_thread(self._best_line_found, result.score, bool(result.proven),
-                                  tuple(result.moves), token)
+        self.post_message(self.BestLineFound(result.score, bool(result.proven),
+                                             tuple(result.moves), token))
 
-    def _best_line_found(self, score: int, proven: bool, moves: tuple[Move, ...],
-                         token: int) -> None:
-        if token != self._token:
+    @on(BestLineFound)
+    def _best_line_found(self, message: BestLineFound) -> None:
+        if message.token != self._token:
             return
-        from devilsgrip.tui.screens import BestLineScreen
-
         self.solution_shown = True
-        self.say(_("Best possible score: {score}").format(score=score) + ".")
-        self.app.push_screen(BestLineScreen(score, proven, [m.text() for m in moves]))
+        self.say(_("Best possible score: {score}").format(score=message.score) + ".")
+        self.open_dialog(BestLineScreen(message.score, message.proven,
+                                        [m.text() for m in message.moves]))
 
     # ---------------------------------------------------------------- hints
     def action_hint(self) -> None:
-        if self.busy:
-            return
         refusal = table.hint_refusal(self.session, Words())
         if refusal is not None:
             self.say(refusal, error=True)
@@ -518,34 +771,35 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def compute_hint(self, game: Game, token: int) -> None:
-        """In a worker thread: ask the honest player, then show the answer on the screen."""
+        """In a worker thread: ask the honest player, then post the answer to the screen."""
         from devilsgrip.solver import hint
 
         try:
             result = hint(game, time_limit=self.hint_time)
         except Exception:  # a failing hint must not end the game
-            self.app.call_from_thread(self.hint_failed, token)
+            self.post_message(self.SearchFailed(token))
             return
-        self.app.call_from_thread(self.show_hint, result, game, token)
+        self.post_message(self.HintFound(result, game, token))
 
-    def hint_failed(self, token: int) -> None:
-        if token == self._token:
+    @on(SearchFailed)
+    def _search_failed(self, message: SearchFailed) -> None:
+        if message.token == self._token:
             self.say(_("No hint this time: it could not be worked out."), error=True)
 
-    def show_hint(self, result: Hint | None, game: Game, token: int) -> None:
-        if token != self._token:
+    @on(HintFound)
+    def _hint_found(self, message: HintFound) -> None:
+        if message.token != self._token:
             return  # the game moved on while the hint was computed
+        result, game = message.hint, message.game
         if result is None:
             self._clear_hint()
             self.say(table.say_hint(None, game, Words()), error=True)
-            self.refresh_table()
             return
         self.hint_move = result.move
         self.hint_places = table.move_places(result.move)
         with contextlib.suppress(DevilsGripError):  # the hint count is best effort
             self.session.record_hint(result.move)
         self.say(table.say_hint(result, game, Words()))
-        self.refresh_table()
 
     def _clear_hint(self) -> None:
         self.hint_move = None
@@ -571,19 +825,15 @@ class GameScreen(Screen[None]):
             else:
                 self.say(_("You keep playing this game."))
 
-        self.app.push_screen(ConfirmScreen(_("Leave this game?"), text), answered)
+        self.open_dialog(ConfirmScreen(_("Leave this game?"), text), answered)
 
     def action_new_game(self) -> None:
-        if not self.busy:
-            self._leave_then(self.NewGame())
+        self._leave_then(self.NewGame())
 
     def action_restart(self) -> None:
-        if not self.busy:
-            self._leave_then(self.PlayAgain())
+        self._leave_then(self.PlayAgain())
 
     def action_give_up(self) -> None:
-        if self.busy:
-            return
         problem = table.give_up_refusal(self.session)
         if problem is not None:
             self.refuse(problem)
@@ -595,35 +845,26 @@ class GameScreen(Screen[None]):
             else:
                 self.say(_("You keep playing this game."))
 
-        self.app.push_screen(ConfirmScreen(
+        self.open_dialog(ConfirmScreen(
             _("Give up"), _("End this game now? It is scored as it stands.")), answered)
 
     def action_deal_number(self) -> None:
-        if self.busy:
-            return
-        from devilsgrip.tui.screens import DealNumberScreen
-
-        self.app.push_screen(DealNumberScreen(), self._deal_number_done)
+        self.open_dialog(DealNumberScreen(), self._deal_number_done)
 
     def _deal_number_done(self, number: int | None) -> None:
-        if number is None:
-            return
-        try:
-            Game(number, rules=self.session.game.rules)  # a bad number changes nothing
-        except DevilsGripError as exc:
-            self.refuse(exc)
-            return
-        self._leave_then(self.NewGame(number))
+        if number is not None:
+            self._leave_then(self.NewGame(number))
 
     # ------------------------------------------------------- other screens
     def action_stats(self) -> None:
         self.post_message(self.ShowStats(str(self.session.game.rules)))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.open_dialog(HelpScreen(self.help_rows()))
 
     def action_four_colour(self) -> None:
         self.post_message(self.ToggleFourColour())
 
     def action_quit(self) -> None:
         self.post_message(self.Quit())
+

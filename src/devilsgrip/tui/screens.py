@@ -20,45 +20,22 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.store import parse_time
+from devilsgrip.table import Words, parse_deal_number, rules_label, say_error
+from devilsgrip.tui.widgets import Packed
 
 if TYPE_CHECKING:
     from devilsgrip.store import GameInfo, Stats
 
 
-def keys_table() -> list[tuple[str, str]]:
-    """The keys of the game and what they do (translated)."""
-    return [
-        (_("arrows, h j k l"), _("move the cursor over the grid, the stock and the talon")),
-        (_("Enter, Space"), _("pick up the pile under the cursor (or the talon's top card), "
-                              "then drop it where it should go")),
-        ("", _("dropping on a pile that takes it builds it there; dropping a pile on an "
-               "empty cell swaps the two cells (swaps never change the score)")),
-        ("x", _("swap the picked-up pile with the pile under the cursor")),
-        (_("Esc"), _("put the picked-up cards back")),
-        (_("mouse"), _("click a place to pick up or drop, as with Enter")),
-        ("d", _("deal (also Enter on the stock)")),
-        ("r", _("redeal the talon when the stock is empty")),
-        ("u", _("undo")),
-        ("U", _("redo")),
-        ("?", _("hint")),
-        ("n", _("new game (a game with moves asks first: leaving it ends it)")),
-        ("g", _("deal a game by its number")),
-        ("R", _("restart: the same deal again, as a new game")),
-        ("G", _("give up: end the game now, scored as it stands")),
-        ("s", _("statistics")),
-        ("c", _("four-colour deck on or off")),
-        ("F1", _("rules and keys")),
-        ("q", _("quit (every move is already saved)")),
-    ]
-
-
 class GameOverScreen(ModalScreen[str]):
-    """The end of a game: score, rating and the deal's best score so far.
+    """The end of a game: why it ended, score, rating and the deal's best score so far.
 
     Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
-    not final), ``"quit"`` or ``"close"``.
+    not final), ``"best"``, ``"quit"`` or ``"close"``.  For ``guard`` seconds
+    after it appears it ignores keys: those were typed for the table.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -72,7 +49,8 @@ class GameOverScreen(ModalScreen[str]):
 
     def __init__(
         self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
-        final: bool = False, new_best: bool = False, given_up: bool = False,
+        final: bool = False, new_best: bool = False, given_up: bool = False, why: str = "",
+        guard: float = 0.0,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.won = won
@@ -83,6 +61,10 @@ class GameOverScreen(ModalScreen[str]):
         self.final = final
         self.new_best = new_best
         self.given_up = given_up
+        self.why = why
+        self.guard = guard
+        self.ready = guard <= 0
+        """Keys are answered (the guard time has passed)."""
 
     def compose(self) -> ComposeResult:
         title = _("You won!") if self.won else _("Game given up") if self.given_up \
@@ -106,11 +88,22 @@ class GameOverScreen(ModalScreen[str]):
                      "Esc: the grid   q: quit")
         with Vertical(id="gameover", classes="dialog -won" if self.won else "dialog"):
             yield Static(title, id="gameover-title", classes="dialog-title")
+            if self.why:
+                yield Static(self.why, id="gameover-why")
             yield Static("\n".join(lines), id="gameover-body")
-            yield Static(keys, id="gameover-keys", classes="dialog-keys")
+            yield Packed(keys.split("   "), id="gameover-keys",
+                         classes="dialog-keys" if self.ready else "dialog-keys -waiting")
+
+    def on_mount(self) -> None:
+        if not self.ready:
+            self.set_timer(self.guard, self._ready)
+
+    def _ready(self) -> None:
+        self.ready = True
+        self.query_one("#gameover-keys", Packed).remove_class("-waiting")
 
     def action_choose(self, choice: str) -> None:
-        if choice == "undo" and self.final:
+        if not self.ready or (choice == "undo" and self.final):
             return
         self.dismiss(choice)
 
@@ -163,28 +156,40 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm", classes="dialog"):
             yield Static(self.title_text, id="confirm-title", classes="dialog-title")
             yield Static(self.text, id="confirm-text")
-            yield Static(_("y, Enter: yes   n, Esc: no"), classes="dialog-keys")
+            yield Packed(_("y, Enter: yes   n, Esc: no").split("   "), classes="dialog-keys")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
 
 
 class HelpScreen(Screen[None]):
-    """The keys and the rules for players, in the player's language."""
+    """Every key and the rules for players, in the player's language.
+
+    ``keys`` are the rows of the key table (key, what it does), given by the
+    game screen from its bindings.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,f1", "close", show=False),
     ]
 
+    def __init__(self, keys: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.keys = list(keys)
+
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for key, what in keys_table():
+        for key, what in self.keys:
             table.add_row(key, what)
+        table.add_row(_("mouse"), _("click a place to pick up or drop, as with Enter"))
         with VerticalScroll(id="help"):
             yield Static(_("Keys"), classes="help-title")
             yield Static(table, id="help-keys")
+            yield Static(_("Dropping on a pile that takes it builds it there; dropping a pile "
+                           "on an empty cell swaps the two cells (swaps never change the "
+                           "score)."), id="help-drop")
             text = rules_text(current_language())
             if text:
                 yield Markdown(text, id="help-rules")
@@ -199,11 +204,12 @@ class HelpScreen(Screen[None]):
 
 
 def stats_text(stats: Stats) -> Text:
-    """Statistics as lines of text (translated)."""
+    """Statistics as lines of text (translated, numbers written as the language writes them)."""
+    words = Words()
     lines = [
         ngettext("{n} game finished", "{n} games finished", stats.played).format(n=stats.played),
         ngettext("{n} won", "{n} won", stats.won).format(n=stats.won)
-        + f"  ({stats.win_rate:.0%})",
+        + f"  ({words.percent(stats.win_rate)})",
         ngettext("{n} given up", "{n} given up", stats.given_up).format(n=stats.given_up),
         ngettext("{n} game unfinished", "{n} games unfinished", stats.unfinished).format(
             n=stats.unfinished),
@@ -211,12 +217,14 @@ def stats_text(stats: Stats) -> Text:
     if stats.best_score is not None:
         lines.append(_("best score: {score}").format(score=stats.best_score))
     if stats.average_score is not None:
-        lines.append(_("average score: {score}").format(score=f"{stats.average_score:.1f}"))
+        lines.append(_("average score: {score}").format(
+            score=words.decimal(stats.average_score)))
     lines.append(_("current streak of wins: {n}").format(n=stats.current_streak))
     lines.append(_("longest streak of wins: {n}").format(n=stats.longest_streak))
     lines.append(ngettext("{n} hint taken", "{n} hints taken", stats.hints).format(n=stats.hints))
     ratings = "   ".join(
-        f"{rating_label(name)}: {count}" for name, count in stats.ratings.items() if count
+        words.labelled(rating_label(name), count) for name, count in stats.ratings.items()
+        if count
     )
     if ratings:
         lines.append(_("ratings: {list}").format(list=ratings))
@@ -236,42 +244,48 @@ class StatsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="stats", classes="dialog"):
-            yield Static(_("Statistics: {rules}").format(rules=self.rules),
+            yield Static(_("Statistics: {rules}").format(rules=rules_label(self.rules, Words())),
                          classes="dialog-title")
             if self.stats is None:
                 yield Static(self.problem or _("No statistics: games are not being saved."),
                              id="stats-body")
             else:
                 yield Static(stats_text(self.stats), id="stats-body")
-            yield Static(_("Esc: back to the game"), classes="dialog-keys")
+            yield Packed([_("Esc: back to the game")], classes="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
 class DealNumberScreen(ModalScreen[int | None]):
-    """Ask for a game number; dismissed with the number, or None when cancelled."""
+    """Ask for a game number; dismissed with the number, or None when cancelled.
+
+    A number the engine would refuse is explained inside the dialog, which stays.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__(classes="dialog-screen")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="deal-number", classes="dialog"):
             yield Static(_("Deal a game by its number"), classes="dialog-title")
             yield Input(placeholder=_("game number"), id="deal-number-input", type="integer")
             yield Static("", id="deal-number-error", classes="error")
-            yield Static(_("Enter: deal   Esc: cancel"), classes="dialog-keys")
+            yield Packed(_("Enter: deal   Esc: cancel").split("   "), classes="dialog-keys")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if not text.isdigit() or int(text) < 1:
-            self.query_one("#deal-number-error", Static).update(
-                _("Type a game number: a whole number from 1."))
+        try:
+            number = parse_deal_number(event.value)
+        except DevilsGripError as exc:
+            self.query_one("#deal-number-error", Static).update(say_error(exc, Words()))
             return
-        self.dismiss(int(text))
+        self.dismiss(number)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -293,7 +307,7 @@ class ResumeScreen(ModalScreen[int | None]):
         with Vertical(id="resume", classes="dialog"):
             yield Static(_("Resume an unfinished game?"), classes="dialog-title")
             yield OptionList(*options, id="resume-list")
-            yield Static(_("Enter: choose   Esc: new game"), classes="dialog-keys")
+            yield Packed(_("Enter: choose   Esc: new game").split("   "), classes="dialog-keys")
 
     @staticmethod
     def describe(info: GameInfo) -> str:
