@@ -744,7 +744,9 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
         key = game.key()
     limit = web.options.hint_time
     try:
-        result = await _in_thread(lambda: find_hint(copy, time_limit=limit), limit + 2.0)
+        # the hint's budgets are counted in nodes: it ends on any machine, later on a busy
+        # one, so the wait is generous rather than an answer of "no hint" under load
+        result = await _in_thread(lambda: find_hint(copy, time_limit=limit), limit * 4 + 5.0)
     except TimeoutError:
         result = None
     if result is None:
@@ -814,7 +816,7 @@ def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str
                 result = solve(start, time_limit=limit)
                 return _solution_doc(start, result.moves, result.score, bool(result.proven))
 
-            doc: dict[str, Any] = await _in_thread(work, limit + 5.0)
+            doc: dict[str, Any] = await _in_thread(work, limit * 2 + 10.0)
             return doc
 
         future = asyncio.ensure_future(compute())
