@@ -31,6 +31,8 @@ EXIT_FAILED: Final = 1
 EXIT_BAD_INPUT: Final = 2
 
 MAX_SEED: Final = 2**63 - 1
+MAX_ROW_ID: Final = 2**63 - 1
+"""The largest id of a stored game (SQLite's largest row id)."""
 MAX_JOBS: Final = 4096
 """Worker processes of ``analyze --jobs``, at most."""
 MAX_NODES: Final = 10**15
@@ -181,13 +183,13 @@ def language(text: str) -> str:
 
 
 def plain_text(option: str) -> Callable[[str], str]:
-    """``type=`` of ``option``, free text that can be stored: no undecodable bytes."""
+    """``type=`` of ``option``, free text that can be stored or looked up: printable,
+    without control characters or undecodable bytes (which arrive as lone surrogates)."""
 
     def parse(text: str) -> str:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            fail(_("{option} must be valid UTF-8 text").format(option=option))
+        if not text.isprintable():
+            fail(_("{option} must be plain text, without control characters or "
+                   "undecodable bytes").format(option=option))
         return text
 
     parse.__name__ = "plain_text"

@@ -82,6 +82,9 @@ def _cases() -> Iterator[list[str]]:
     yield ["import", "{tmp}/hints.dgr"]
     for command in ("stats", "export --all", "import {tmp}/superscript.dgr"):
         yield [*command.split(), "--owner", "\udcff"]
+        yield [*command.split(), "--owner", "a\nb"]
+    for host in ("\udcff", "a\x00b", "local\thost"):
+        yield ["play", "--host", host]
     yield ["deal", "--deck", "2S 1X"]
     yield ["deal", "--deck", "\ud800"]
     yield ["solve", "--position", "x y z 0 0 classic"]
