@@ -80,6 +80,8 @@ def _cases() -> Iterator[list[str]]:
         if name not in BAD_RECORDS:
             yield ["import", f"{{tmp}}/{name}"]
     yield ["import", "{tmp}/hints.dgr"]
+    for name in ("binary.dgr", "nul.dgr", "a-directory", "missing.dgr"):
+        yield ["analyze", "--summary-only", "--out", f"{{tmp}}/{name}"]
     for command in ("stats", "export --all", "import {tmp}/superscript.dgr"):
         yield [*command.split(), "--owner", "\udcff"]
         yield [*command.split(), "--owner", "a\nb"]
