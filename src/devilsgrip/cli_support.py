@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Final, NoReturn
 
 from devilsgrip.cards import parse_number, short_text
@@ -193,6 +195,36 @@ def plain_text(option: str) -> Callable[[str], str]:
         return text
 
     parse.__name__ = "plain_text"
+    return parse
+
+
+def file_name(option: str) -> Callable[[str], str]:
+    """``type=`` of ``option``, a file name the system can take: no NUL byte, and no
+    lone surrogate that stands for no byte (either one makes :func:`open` raise
+    :class:`ValueError`)."""
+
+    def parse(text: str) -> str:
+        try:
+            if "\0" in text:
+                raise ValueError(text)
+            os.fsencode(text)
+        except ValueError:  # UnicodeEncodeError included
+            fail(_("{option}: '{value}' cannot be a file name").format(
+                option=option, value=shown(text)))
+        return text
+
+    parse.__name__ = "file_name"
+    return parse
+
+
+def file_path(option: str) -> Callable[[str], Path]:
+    """:func:`file_name` as a :class:`~pathlib.Path`."""
+    check = file_name(option)
+
+    def parse(text: str) -> Path:
+        return Path(check(text))
+
+    parse.__name__ = "file_path"
     return parse
 
 

@@ -87,6 +87,17 @@ def _cases() -> Iterator[list[str]]:
         yield [*command.split(), "--owner", "a\nb"]
     for host in ("\udcff", "a\x00b", "local\thost"):
         yield ["play", "--host", host]
+    for name in ("a\x00b", "\ud800"):  # open() refuses both with ValueError
+        yield from (
+            ["replay", name], ["hint", name], ["import", name], ["stats", "--db", name],
+            ["export", "--all", "--out", name], ["analyze", "--summary-only", "--out", name],
+            ["analyze", "--games", "1", "--out", "{tmp}/x.sqlite", "--summary-json", name],
+        )
+    for option in ("--summary-json", "--summary-markdown", "--plots"):
+        for target in ("{tmp}/binary.dgr/x", "{tmp}/a-directory" if option != "--plots"
+                       else "{tmp}/binary.dgr"):
+            yield ["analyze", "--games", "1", "--out", "{tmp}/x.sqlite", "--player", "greedy",
+                   option, target]
     yield ["deal", "--deck", "2S 1X"]
     yield ["deal", "--deck", "\ud800"]
     yield ["solve", "--position", "x y z 0 0 classic"]
