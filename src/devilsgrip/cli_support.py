@@ -15,6 +15,7 @@ this module; it imports neither.
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import re
@@ -199,18 +200,22 @@ def plain_text(option: str) -> Callable[[str], str]:
 
 
 def file_name(option: str) -> Callable[[str], str]:
-    """``type=`` of ``option``, a file name the system can take: no NUL byte, and no
-    lone surrogate that stands for no byte (either one makes :func:`open` raise
-    :class:`ValueError`)."""
+    """``type=`` of ``option``, a file name the system can take: no NUL byte, no lone
+    surrogate that stands for no byte (either one makes :func:`open` raise
+    :class:`ValueError`), not too long (where even :meth:`Path.exists` raises)."""
 
     def parse(text: str) -> str:
         try:
             if "\0" in text:
                 raise ValueError(text)
-            os.fsencode(text)
+            os.stat(text)
         except ValueError:  # UnicodeEncodeError included
             fail(_("{option}: '{value}' cannot be a file name").format(
                 option=option, value=shown(text)))
+        except OSError as exc:
+            if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):
+                fail(_("{option}: '{value}' cannot be a file name").format(
+                    option=option, value=shown(text)))
         return text
 
     parse.__name__ = "file_name"

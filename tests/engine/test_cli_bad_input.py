@@ -87,7 +87,8 @@ def _cases() -> Iterator[list[str]]:
         yield [*command.split(), "--owner", "a\nb"]
     for host in ("\udcff", "a\x00b", "local\thost"):
         yield ["play", "--host", host]
-    for name in ("a\x00b", "\ud800"):  # open() refuses both with ValueError
+    for name in ("a\x00b", "\ud800", "n" * 300):  # open() refuses the first two with
+        # ValueError, and the last one even Path.exists() with OSError
         yield from (
             ["replay", name], ["hint", name], ["import", name], ["stats", "--db", name],
             ["export", "--all", "--out", name], ["analyze", "--summary-only", "--out", name],

@@ -208,10 +208,13 @@ def _check_output(path: Path, *, directory: bool) -> None:
     """Refuse before any work an output that can never be written: a file where a
     directory is wanted or the other way round, or a file where a folder of it should be."""
     problem = None
-    if path.exists() and path.is_dir() != directory:
-        problem = errno.ENOTDIR if directory else errno.EISDIR
-    elif not next(p for p in path.absolute().parents if p.exists()).is_dir():
-        problem = errno.ENOTDIR
+    try:
+        if path.exists() and path.is_dir() != directory:
+            problem = errno.ENOTDIR if directory else errno.EISDIR
+        elif not next(p for p in path.absolute().parents if p.exists()).is_dir():
+            problem = errno.ENOTDIR
+    except OSError as exc:  # a loop of links, say
+        problem = exc.errno or errno.EINVAL
     if problem is not None:
         fail(_("cannot write {path}: {reason}").format(path=path, reason=os.strerror(problem)))
 
