@@ -15,10 +15,13 @@ this module; it imports neither.
 from __future__ import annotations
 
 import argparse
+import errno
 import math
+import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Final, NoReturn
 
 from devilsgrip.cards import parse_number, short_text
@@ -31,6 +34,8 @@ EXIT_FAILED: Final = 1
 EXIT_BAD_INPUT: Final = 2
 
 MAX_SEED: Final = 2**63 - 1
+MAX_ROW_ID: Final = 2**63 - 1
+"""The largest id of a stored game (SQLite's largest row id)."""
 MAX_JOBS: Final = 4096
 """Worker processes of ``analyze --jobs``, at most."""
 MAX_NODES: Final = 10**15
@@ -181,16 +186,50 @@ def language(text: str) -> str:
 
 
 def plain_text(option: str) -> Callable[[str], str]:
-    """``type=`` of ``option``, free text that can be stored: no undecodable bytes."""
+    """``type=`` of ``option``, free text that can be stored or looked up: printable,
+    without control characters or undecodable bytes (which arrive as lone surrogates)."""
 
     def parse(text: str) -> str:
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            fail(_("{option} must be valid UTF-8 text").format(option=option))
+        if not text.isprintable():
+            fail(_("{option} must be plain text, without control characters or "
+                   "undecodable bytes").format(option=option))
         return text
 
     parse.__name__ = "plain_text"
+    return parse
+
+
+def file_name(option: str) -> Callable[[str], str]:
+    """``type=`` of ``option``, a file name the system can take: no NUL byte, no lone
+    surrogate that stands for no byte (either one makes :func:`open` raise
+    :class:`ValueError`), not too long (where even :meth:`Path.exists` raises)."""
+
+    def parse(text: str) -> str:
+        try:
+            if "\0" in text:
+                raise ValueError(text)
+            os.stat(text)
+        except ValueError:  # UnicodeEncodeError included
+            fail(_("{option}: '{value}' cannot be a file name").format(
+                option=option, value=shown(text)))
+        except OSError as exc:
+            if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):
+                fail(_("{option}: '{value}' cannot be a file name").format(
+                    option=option, value=shown(text)))
+        return text
+
+    parse.__name__ = "file_name"
+    return parse
+
+
+def file_path(option: str) -> Callable[[str], Path]:
+    """:func:`file_name` as a :class:`~pathlib.Path`."""
+    check = file_name(option)
+
+    def parse(text: str) -> Path:
+        return Path(check(text))
+
+    parse.__name__ = "file_path"
     return parse
 
 

@@ -417,6 +417,22 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "record-no-start": N_("the record has no Game, Deck or Position tag"),
     "record-illegal-move": N_("move {number} '{move}': {reason}"),
     "record-mismatch": N_("the record does not agree with its moves"),
+    # analysis runs and results files (AnalysisError)
+    "results-missing": N_("no results file at {path}"),
+    "results-unreadable": N_("cannot use {path} as a results file: {reason}"),
+    "results-newer": N_("{path} was written by a newer version of devilsgrip"),
+    "results-busy": N_(
+        "another run is writing {path}: wait for it, or write to a SQLite file, "
+        "which several runs can share"
+    ),
+    "parquet-unavailable": N_("Parquet needs pyarrow: pip install 'devilsgrip[analysis]'"),
+    "dask-unavailable": N_(
+        "the Dask backend needs dask.distributed: pip install 'devilsgrip[cluster]'"
+    ),
+    "dask-unreachable": N_("cannot reach the Dask scheduler {scheduler}: {reason}"),
+    "worker-died": N_(
+        "a worker process died (out of memory?): rerun the same command to resume"
+    ),
     # thinking time (LimitError)
     "time-limit-bad": N_("the time limit must be a positive number of seconds, not {limit}"),
     # the store (StoreError); the same English as store.py

@@ -75,6 +75,17 @@ def test_bad_input_is_one_line_and_status_2(
     assert not (tmp_path / "x.sqlite").exists()
 
 
+def test_a_scheduler_address_that_is_none_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("distributed")
+    assert main(["analyze", "--games", "1-3", "--backend", "dask", "--scheduler", "nonsense://x",
+                 "--out", str(tmp_path / "x.sqlite"), "--no-progress", "--lang", "fr"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert err.startswith("devilsgrip: impossible de joindre l'ordonnanceur Dask nonsense://x : ")
+
+
 @pytest.mark.parametrize("option", ["--summary-json", "--summary-markdown", "--plots"])
 def test_an_unwritable_summary_is_one_line_and_status_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str

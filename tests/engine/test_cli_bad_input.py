@@ -83,8 +83,25 @@ def _cases() -> Iterator[list[str]]:
         if name not in BAD_RECORDS:
             yield ["import", f"{{tmp}}/{name}"]
     yield ["import", "{tmp}/hints.dgr"]
+    for name in ("binary.dgr", "nul.dgr", "a-directory", "missing.dgr"):
+        yield ["analyze", "--summary-only", "--out", f"{{tmp}}/{name}"]
     for command in ("stats", "export --all", "import {tmp}/superscript.dgr"):
         yield [*command.split(), "--owner", "\udcff"]
+        yield [*command.split(), "--owner", "a\nb"]
+    for host in ("\udcff", "a\x00b", "local\thost"):
+        yield ["play", "--host", host]
+    for name in ("a\x00b", "\ud800", "n" * 300):  # open() refuses the first two with
+        # ValueError, and the last one even Path.exists() with OSError
+        yield from (
+            ["replay", name], ["hint", name], ["import", name], ["stats", "--db", name],
+            ["export", "--all", "--out", name], ["analyze", "--summary-only", "--out", name],
+            ["analyze", "--games", "1", "--out", "{tmp}/x.sqlite", "--summary-json", name],
+        )
+    for option in ("--summary-json", "--summary-markdown", "--plots"):
+        for target in ("{tmp}/binary.dgr/x", "{tmp}/a-directory" if option != "--plots"
+                       else "{tmp}/binary.dgr"):
+            yield ["analyze", "--games", "1", "--out", "{tmp}/x.sqlite", "--player", "greedy",
+                   option, target]
     yield ["deal", "--deck", "2S 1X"]
     yield ["deal", "--deck", "\ud800"]
     yield ["solve", "--position", "x y z 0 0 classic"]

@@ -125,12 +125,12 @@ class DaskBackend:
                     processes=True, dashboard_address=None,
                 )
                 self._client = distributed.Client(self._cluster)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: an address that is none
             if self._cluster is not None:
                 self._cluster.close()
             raise AnalysisError(
                 "dask-unreachable", f"cannot reach the Dask scheduler {scheduler}: {exc}",
-                scheduler=scheduler or "",
+                scheduler=scheduler or "", reason=str(exc),
             ) from exc
 
     @property

@@ -182,7 +182,7 @@ class SqliteResults:
         except sqlite3.DatabaseError as exc:
             raise AnalysisError(
                 "results-unreadable", f"cannot use {path} as a results file: {exc}",
-                path=str(path),
+                path=str(path), reason=str(exc),
             ) from exc
 
     def done(self, rules: str, player: str, *, proven_only: bool = False) -> set[int]:
@@ -274,7 +274,7 @@ class ParquetResults:
         except Exception as exc:
             raise AnalysisError(
                 "results-unreadable", f"cannot read {self.path} as Parquet: {exc}",
-                path=str(self.path),
+                path=str(self.path), reason=str(exc),
             ) from exc
         for row in table.to_pylist():
             yield DealResult.from_dict(row)

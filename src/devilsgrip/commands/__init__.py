@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from devilsgrip.cli_support import fail, game_number, language
+from devilsgrip.cli_support import fail, file_path, game_number, language
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
 
@@ -26,7 +26,7 @@ def add_game_options(parser: argparse.ArgumentParser, *, deal: bool = True) -> N
     )
     add_language_option(parser)
     parser.add_argument(
-        "--db", metavar="PATH", type=Path,
+        "--db", metavar="PATH", type=file_path("--db"),
         help=_("database file (default: $DEVILSGRIP_DB or the user data directory)"),
     )
     if deal:

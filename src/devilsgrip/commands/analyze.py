@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import signal
 import sys
 import time
@@ -16,6 +18,7 @@ from devilsgrip.cli_support import (
     MAX_JOBS,
     MAX_NODES,
     fail,
+    file_path,
     seconds,
     seed_number,
     shown,
@@ -63,17 +66,18 @@ def register(sub: Any) -> None:
                    help=_("where to run: local processes or a Dask cluster"))
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help=_("Dask scheduler address, e.g. tcp://10.0.0.5:8786"))
-    p.add_argument("--out", type=Path, nargs="+", default=[Path(DEFAULT_OUT)], metavar="FILE",
+    p.add_argument("--out", type=file_path("--out"), nargs="+", default=[Path(DEFAULT_OUT)],
+                   metavar="FILE",
                    help=_("results file: .sqlite (default {name}) or .parquet; with "
                           "--summary-only, several files may be summarised together").format(
                        name=DEFAULT_OUT))
     p.add_argument("--summary-only", action="store_true",
                    help=_("summarise the results file without running anything"))
-    p.add_argument("--summary-json", type=Path, metavar="FILE",
+    p.add_argument("--summary-json", type=file_path("--summary-json"), metavar="FILE",
                    help=_("write the summary as JSON"))
-    p.add_argument("--summary-markdown", type=Path, metavar="FILE",
+    p.add_argument("--summary-markdown", type=file_path("--summary-markdown"), metavar="FILE",
                    help=_("write the summary as a Markdown table"))
-    p.add_argument("--plots", type=Path, metavar="DIR",
+    p.add_argument("--plots", type=file_path("--plots"), metavar="DIR",
                    help=_("draw the plots (PNG and SVG) into this directory"))
     p.add_argument("--terminal-plot", action="store_true",
                    help=_("draw the score histograms in the terminal"))
@@ -84,6 +88,11 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.analysis import AnalysisError
     from devilsgrip.analysis.runner import parse_games
+
+    for path, directory in ((args.summary_json, False), (args.summary_markdown, False),
+                            (args.plots, True)):
+        if path is not None:
+            _check_output(path, directory=directory)
 
     if args.summary_only:
         for path in args.out:
@@ -193,6 +202,21 @@ def _run(args: argparse.Namespace, games: list[int]) -> int:
     ).format(done=report.done, seconds=f"{time.perf_counter() - started:.1f}",
              total=report.total, path=out))
     return 0
+
+
+def _check_output(path: Path, *, directory: bool) -> None:
+    """Refuse before any work an output that can never be written: a file where a
+    directory is wanted or the other way round, or a file where a folder of it should be."""
+    problem = None
+    try:
+        if path.exists() and path.is_dir() != directory:
+            problem = errno.ENOTDIR if directory else errno.EISDIR
+        elif not next(p for p in path.absolute().parents if p.exists()).is_dir():
+            problem = errno.ENOTDIR
+    except OSError as exc:  # a loop of links, say
+        problem = exc.errno or errno.EINVAL
+    if problem is not None:
+        fail(_("cannot write {path}: {reason}").format(path=path, reason=os.strerror(problem)))
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from devilsgrip.cli_support import MAX_SEED, fail, plain_text, say, whole_number
+from devilsgrip.cli_support import MAX_ROW_ID, fail, file_name, plain_text, say, whole_number
 from devilsgrip.commands import add_game_options
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _, ngettext
@@ -22,10 +22,11 @@ def register(sub: Any) -> None:
                       "blank lines, to a file or standard output."),
     )
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--game-id", type=whole_number("--game-id", 1, MAX_SEED), metavar="ID",
+    which.add_argument("--game-id", type=whole_number("--game-id", 1, MAX_ROW_ID), metavar="ID",
                        help=_("the stored game's id"))
     which.add_argument("--all", action="store_true", help=_("every stored game"))
-    p.add_argument("--out", metavar="FILE", help=_("output file (default: standard output)"))
+    p.add_argument("--out", metavar="FILE", type=file_name("--out"),
+                   help=_("output file (default: standard output)"))
     p.add_argument("--owner", metavar="OWNER", type=plain_text("--owner"),
                    help=_("with --all: only games of this owner"))
     add_game_options(p, deal=False)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli_support import fail, seconds, seed_number
+from devilsgrip.cli_support import fail, file_name, seconds, seed_number
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.commands.solve import game_from_args
 from devilsgrip.game import Game
@@ -20,7 +20,8 @@ def register(sub: Any) -> None:
                       "standard input), a position, or a deal with --moves, using only "
                       "what a player can see."),
     )
-    p.add_argument("record", nargs="?", metavar="FILE", help=_("game record file, or -"))
+    p.add_argument("record", nargs="?", metavar="FILE", type=file_name("FILE"),
+                   help=_("game record file, or -"))
     add_game_options(p)
     p.add_argument("--position", metavar="POSITION", help=_("a position string"))
     p.add_argument("--moves", metavar="MOVES",

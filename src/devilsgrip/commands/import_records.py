@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.cli_support import fail, plain_text, say
+from devilsgrip.cli_support import fail, file_name, plain_text, say
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.errors import DevilsGripError
@@ -24,7 +24,7 @@ def register(sub: Any) -> None:
                       "records already stored are skipped.  Exit status 1 when a record "
                       "was bad."),
     )
-    p.add_argument("file", metavar="FILE", help=_("records file, or -"))
+    p.add_argument("file", metavar="FILE", type=file_name("FILE"), help=_("records file, or -"))
     p.add_argument("--owner", default="local", metavar="OWNER", type=plain_text("--owner"),
                    help=_("owner of the imported games (default: local)"))
     add_game_options(p, deal=False)

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli_support import fail, say
+from devilsgrip.cli_support import fail, file_name, say
 from devilsgrip.commands import add_game_options, read_text
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
 from devilsgrip.game import Game
@@ -21,7 +21,8 @@ def register(sub: Any) -> None:
         description=_("Replay a game record (a file or - for standard input), or a game "
                       "number or deck with --moves, and show where it ends."),
     )
-    p.add_argument("record", nargs="?", metavar="FILE", help=_("game record file, or -"))
+    p.add_argument("record", nargs="?", metavar="FILE", type=file_name("FILE"),
+                   help=_("game record file, or -"))
     add_game_options(p)
     p.add_argument("--moves", metavar="MOVES", help=_("moves separated by spaces or commas"))
     p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
