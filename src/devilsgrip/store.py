@@ -55,6 +55,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from devilsgrip.cards import MAX_COUNT, parse_number
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import _
@@ -1148,7 +1149,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
         ended = game.tags.pop("Ended", None)
         game.tags.pop("Owner", None)
         hints_text = game.tags.pop("Hints", "0")
-        hints = int(hints_text) if hints_text.isdigit() else 0
+        hints = min(parse_number(hints_text, MAX_COUNT) or 0, MAX_COUNT)
         if started is not None and parse_time(started) is None:
             started = None
         if started is not None:

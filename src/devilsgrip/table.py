@@ -818,3 +818,54 @@ def review_session(session: PlaySession, *, time_limit: float = 10.0,
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())
     return review
+
+
+def review_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why this game cannot be reviewed yet (None: it can): a review shows the stock."""
+    if session.final or session.game.is_over():
+        return None
+    return _refuse("game-live", "this game is still being played")
+
+
+def position_text(game: Game, words: Words) -> str:
+    """A position as a few lines of text: the grid's top cards with pile sizes, columns
+    a..h and rows 1..3, then the talon's top and the stock (for read-only viewers)."""
+    lines = ["    " + "".join(f"{c:<7}" for c in "abcdefgh").rstrip()]
+    for row in range(3):
+        cells = []
+        for cell in range(row * 8, row * 8 + 8):
+            pile = game.grid[cell]
+            text = f"{words.card(pile[-1])}{'×' + str(len(pile)) if len(pile) > 1 else ''}" \
+                if pile else "·"
+            cells.append(f"{text:<7}")
+        lines.append(f" {row + 1}  " + "".join(cells).rstrip())
+    talon = words.card(game.talon[-1]) if game.talon else "·"
+    lines.append(words.gettext("talon: {card} ({n})   stock: {m}").format(
+        card=talon, n=len(game.talon), m=len(game.stock)))
+    return "\n".join(lines)
+
+
+def review_rows(review: Review, game: Game, words: Words) -> list[tuple[str, str]]:
+    """For each costly move: a line for a list, and the position before it with the
+    move played and the better one, in words."""
+    from devilsgrip.review import positions
+
+    w = words
+    spots = positions(game)
+    told = review_moves_in_words(review, game, w)
+    rows: list[tuple[str, str]] = []
+    for m in review.costly:
+        played, better = told[m.n]
+        mark = "" if m.proven else "~"
+        line = w.gettext("Move {n}: {played} (+{cost}, best after {mark}{best})").format(
+            n=m.n, played=played, cost=m.cost, mark=mark, best=m.best)
+        shown = [position_text(spots[m.n - 1], w), "",
+                 sentence(w.gettext("played: {move}").format(move=played))]
+        if better:
+            shown.append(sentence(w.gettext("better: {better}").format(better=better)))
+        if m.seen == "mistake":
+            shown.append(w.gettext("A player could have seen it from what was shown."))
+        elif m.seen == "hindsight":
+            shown.append(w.gettext("Only the order of the stock showed it."))
+        rows.append((line, "\n".join(shown)))
+    return rows

@@ -168,3 +168,15 @@ def test_cli_stats_translated(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     french = capsys.readouterr().out
     assert "games played" in english
     assert "█" in french and "72" not in english.replace("61-72", "")
+
+
+def test_an_odd_hints_tag_is_read_as_no_hints(store: Store) -> None:
+    game = Game(3)
+    game.play("d")
+    game.give_up()
+    for value, hints in (("²", 0), ("9" * 5000, 10**9), ("7", 7)):
+        game.tags["Hints"] = value
+        report = import_records(store, game.record())
+        assert not report.bad and len(report.imported) == 1
+        info = store.game_info(report.imported[0])
+        assert info is not None and info.hints == hints

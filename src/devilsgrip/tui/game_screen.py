@@ -45,6 +45,7 @@ from devilsgrip.tui.screens import (
     DealNumberScreen,
     GameOverScreen,
     HelpScreen,
+    ReviewScreen,
 )
 from devilsgrip.tui.widgets import (
     InfoPanel,
@@ -712,6 +713,8 @@ class GameScreen(Screen[None]):
             self.action_undo()
         elif choice == "best":
             self.show_best_line()
+        elif choice == "review":
+            self.show_review()
         elif choice == "quit":
             self.post_message(self.Quit())
         elif self.session.final:
@@ -723,6 +726,62 @@ class GameScreen(Screen[None]):
                     answered: ScreenResultCallbackType[Any] | None = None) -> None:
         """Ask the application to show ``dialog``; ``answered`` receives its result."""
         self.post_message(self.OpenDialog(dialog, answered))
+
+    # --------------------------------------------------------------- review
+    class ReviewProgress(Message):
+        bubble = False
+
+        def __init__(self, done: int, total: int, token: int) -> None:
+            super().__init__()
+            self.done, self.total, self.token = done, total, token
+
+    class ReviewFound(Message):
+        bubble = False
+
+        def __init__(self, story: str, rows: list[tuple[str, str]], token: int) -> None:
+            super().__init__()
+            self.story, self.rows, self.token = story, rows, token
+
+    def show_review(self) -> None:
+        """Where the game lost its cards (a game that has ended: it is final from then on)."""
+        problem = table.review_refusal(self.session)
+        if problem is not None:
+            self.refuse(problem)
+            return
+        self.say(_("Reviewing the game…"))
+        self.compute_review(self._token)
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def compute_review(self, token: int) -> None:
+        session = self.session
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(self.ReviewProgress(done, total, token))
+
+        try:
+            review = table.review_session(session, time_limit=self.solve_time,
+                                          progress=progress)
+        except Exception:  # a failing review must not end the game
+            self.post_message(self.SearchFailed(token))
+            return
+        words = Words()
+        story = table.say_review(review, session.game, words)
+        rows = table.review_rows(review, session.game, words)
+        self.post_message(self.ReviewFound(story, rows, token))
+
+    @on(ReviewProgress)
+    def _review_progress(self, message: ReviewProgress) -> None:
+        if message.token == self._token:
+            self.say(_("Reviewing the game… {done} of {total}").format(
+                done=message.done, total=message.total))
+
+    @on(ReviewFound)
+    def _review_found(self, message: ReviewFound) -> None:
+        if message.token != self._token:
+            return
+        self.sync()
+        self.say(message.story)
+        self.open_dialog(ReviewScreen(message.story, message.rows))
 
     # ------------------------------------------------------------ best line
     def show_best_line(self) -> None:

@@ -43,6 +43,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("R,shift+r,a", "choose('again')", show=False),
         Binding("u", "choose('undo')", show=False),
         Binding("b", "choose('best')", show=False),
+        Binding("v", "choose('review')", show=False),
         Binding("q", "choose('quit')", show=False),
         Binding("escape,enter,space", "choose('close')", show=False),
     ]
@@ -81,11 +82,11 @@ class GameOverScreen(ModalScreen[str]):
         else:
             lines.append(_("best score on this deal so far: {score}").format(score=self.best))
         if self.final:
-            keys = _("n: new game   R: play this deal again   b: best line   Esc: the grid   "
-                     "q: quit")
-        else:
-            keys = _("n: new game   R: play again   u: undo   b: best line (ends the game)   "
+            keys = _("n: new game   R: play this deal again   v: review   b: best line   "
                      "Esc: the grid   q: quit")
+        else:
+            keys = _("n: new game   R: play again   u: undo   v: review (ends the game)   "
+                     "b: best line (ends the game)   Esc: the grid   q: quit")
         with Vertical(id="gameover", classes="dialog -won" if self.won else "dialog"):
             yield Static(title, id="gameover-title", classes="dialog-title")
             if self.why:
@@ -134,6 +135,45 @@ class BestLineScreen(ModalScreen[None]):
                 yield Static(" ".join(self.moves))
             yield Static(_("Watching the line leaves your game and its result as they are.")
                          + "  " + _("Esc: back to the game"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReviewScreen(ModalScreen[None]):
+    """A game's review: its story, the moves that cost cards, and for the one chosen
+    the position before it with the move played and the better one (read-only)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+
+    def __init__(self, story: str, rows: Sequence[tuple[str, str]]) -> None:
+        """``rows``: for each costly move, its line in the list and the position before it
+        (with the played and the better move) as text."""
+        super().__init__(classes="dialog-screen")
+        self.story = story
+        self.rows = list(rows)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="review", classes="dialog"):
+            yield Static(_("Review of this game"), classes="dialog-title")
+            yield Static(self.story, id="review-story")
+            if self.rows:
+                yield Static(_("Moves that cost cards:"), classes="review-head")
+                yield OptionList(*(Option(line, id=f"cost-{k}")
+                                   for k, (line, _shown) in enumerate(self.rows)),
+                                 id="review-list")
+                yield Static("", id="review-position")
+            yield Static(_("Enter: the position before that move   Esc: back to the game"),
+                         classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        if self.rows:
+            self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        index = int(str(event.option.id).removeprefix("cost-"))
+        self.query_one("#review-position", Static).update(self.rows[index][1])
 
     def action_close(self) -> None:
         self.dismiss(None)

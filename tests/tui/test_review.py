@@ -1,0 +1,57 @@
+"""The terminal game's review: offered once a game has ended, read-only, kept."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from textual.widgets import OptionList, Static
+
+from devilsgrip.game import Game
+from devilsgrip.solver import play_game
+from devilsgrip.store import Store
+from devilsgrip.tui.app import DevilsGripApp
+from devilsgrip.tui.game_screen import GameScreen
+from devilsgrip.tui.screens import GameOverScreen, ReviewScreen
+
+
+async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
+        await pilot.pause()  # type: ignore[attr-defined]
+
+
+def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
+    moves = play_game(Game(7), "greedy").move_stack
+
+    async def scenario() -> None:
+        app = DevilsGripApp(store, number=7, flourish_delay=0.0, dialog_guard=0.0,
+                            solve_time=10.0)
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for move in moves[:-1]:
+                screen.session.play(move)
+            assert screen.play(moves[-1])
+            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            assert not screen.session.final
+            await pilot.press("v")
+            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            review = app.screen
+            assert isinstance(review, ReviewScreen)
+            assert screen.session.final  # a review shows the stock: the result stands
+            assert review.story.startswith("Winnable until move")
+            assert review.rows
+            await pilot.press("enter")
+            await pilot.pause()
+            shown = str(review.query_one("#review-position", Static).render())
+            assert "a" in shown and "Played:" in shown
+            assert review.query_one(OptionList).option_count == len(review.rows)
+            assert screen.session.game_id is not None
+            assert store.review(screen.session.game_id) is not None
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+
+    asyncio.run(scenario())
