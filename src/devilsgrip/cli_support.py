@@ -2,11 +2,12 @@
 
 The parser class whose errors are one line, :class:`UsageError`, the exit
 statuses, :func:`fail` and :func:`say`, and the ``type=`` functions of the
-options that take a number, a language or free text.  A number option takes
-ASCII digits only (``"²"`` or ``"٣"`` are refused, though :func:`int` takes
-the second), within bounds; a time limit is a finite number of seconds (never
-``nan`` or ``inf``).  Bad input stops the command with one line on standard
-error in the player's language, exit status 2.
+options that take a number, a language, a file name or free text.  A number
+option takes ASCII digits only (``"²"`` or ``"٣"`` are refused, though
+:func:`int` takes the second), within bounds; a time limit is a finite number
+of seconds (never ``nan`` or ``inf``); a file name or free text has no NUL
+byte or lone surrogate.  Bad input stops the command with one line on
+standard error in the player's language, exit status 2.
 
 :mod:`devilsgrip.cli` and every module of :mod:`devilsgrip.commands` import
 this module; it imports neither.
