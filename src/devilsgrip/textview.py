@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from devilsgrip.cards import CARD_CODES, COLUMNS
 from devilsgrip.game import Game
-from devilsgrip.i18n import _, ngettext
-
-RATING_NAMES = {
-    "won": "won",
-    "brilliant": "brilliant",
-    "excellent": "excellent",
-    "good": "good",
-    "none": "no rating",
-}
+from devilsgrip.i18n import _, ngettext, rating_label
 
 
 def rating_text(value: str) -> str:
-    return _(RATING_NAMES[value])
+    """The translated rating (the one list of rating labels is i18n's)."""
+    return rating_label(value)
 
 
 def render_game(game: Game) -> str:
