@@ -48,6 +48,9 @@ SEEN_Z: Final = 2.0
 move must beat the played one by for a costly move to count as a mistake."""
 SEEN_SHARE: Final = 0.25
 """The share of the review's time kept for the verdicts on the costly moves."""
+HALVING_SHARE: Final = 0.6
+"""The share of the search time for halving the game into stretches of one value; the
+rest is spent proving the positions where the value rises."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -161,6 +164,8 @@ def review_game(
     steps = total + 1 if judging else total
     search_until = began + time_limit * (1 - SEEN_SHARE if judging else 1.0)
 
+    # most of the time for the halving search, the rest to prove the rises it found
+    halving_until = began + (search_until - began) * HALVING_SHARE
     points: list[_Point | None] = [None] * total
     last = spots[n]
     if last.is_won() or last.is_over():
@@ -172,7 +177,7 @@ def review_game(
         played while they agree with it: those positions are known for free."""
         nonlocal solved
         if points[i] is None:
-            left = max(LEAST_SOLVE, (search_until - time.monotonic()) / max(1, share))
+            left = max(LEAST_SOLVE, (halving_until - time.monotonic()) / max(1, share))
             result = solve(spots[i], time_limit=left)
             points[i] = _Point(result.score, bool(result.proven), list(result.moves))
             solved += 1
@@ -187,10 +192,18 @@ def review_game(
 
     # the values never decrease along the game: an interval whose two ends are the
     # same proven value is that value all through; the others are halved
-    settle(0, 8)
-    settle(n, 8)
+    settle(0, 4)
+    settle(n, 4)
     intervals = [(0, n)]
-    while intervals and time.monotonic() < search_until:
+    while intervals and time.monotonic() < halving_until:
+        # where the value changes first (the cards are lost there), earliest first; the
+        # intervals of one unproven value after them
+        def rank(ab: tuple[int, int]) -> tuple[int, int]:
+            ea, eb = points[ab[0]], points[ab[1]]
+            assert ea is not None and eb is not None
+            return (0 if ea.best != eb.best else 1, ab[0])
+
+        intervals.sort(key=rank)
         a, b = intervals.pop(0)
         ends = points[a], points[b]
         assert ends[0] is not None and ends[1] is not None
@@ -206,7 +219,8 @@ def review_game(
             intervals.extend((k, k + 1) for k in range(a, b))
             continue
         mid = (a + b) // 2 if points[(a + b) // 2] is None else mid
-        settle(mid, 4 + len(intervals))
+        # a halving search needs few solves, each one with time enough to prove
+        settle(mid, min(8, 2 + len(intervals)))
         intervals.extend(((a, mid), (mid, b)))
     # what the time did not reach: the next known position, through the moves played
     for i in range(n - 1, -1, -1):
@@ -234,11 +248,10 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
     tried: set[int] = set()
     while True:
         _make_consistent(points, played)
-        last = len(points) - 1
         rises = sorted(
-            (i for i in range(last) if not points[i].proven and i not in tried
-             and points[i + 1].best > points[i].best),
-            key=lambda i: points[i].best - points[i + 1].best)
+            (i for i in range(1, len(points)) if not points[i].proven and i not in tried
+             and points[i].best > points[i - 1].best),
+            key=lambda i: (points[i - 1].best - points[i].best, i))
         left = until - time.monotonic()
         if not rises or left < LEAST_SOLVE:
             return
