@@ -1,0 +1,55 @@
+// Talking to the server: JSON requests, refusals as errors, and one queue so fast
+// clicks and keys play in order.
+
+import { t } from "./i18n.js";
+import { showMessage } from "./messages.js";
+
+// ---------------------------------------------------------------- the server
+export class ApiError extends Error {
+  constructor(message, code, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (method !== "GET") {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body ?? {});
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(t("The game server does not answer. Is it still running?"), "offline", 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data && data.message ? data.message
+      : t("The server refused ({status}).", { status: response.status });
+    throw new ApiError(message, data && data.error, response.status);
+  }
+  return data;
+}
+
+// Work is done one task at a time, so fast clicks and keys play in order.
+export let queue = Promise.resolve();
+export let pending = 0;
+
+export function enqueue(task) {
+  pending += 1;
+  document.body.dataset.busy = "1";
+  const run = queue.then(task).catch((error) => { showMessage(error.message, "error"); });
+  queue = run.finally(() => {
+    pending -= 1;
+    if (pending === 0) delete document.body.dataset.busy;
+  });
+  return queue;
+}

@@ -1,0 +1,230 @@
+// The player's actions as requests: drops, the stock, undo, redo, new games,
+// hints, and what follows a move (the arrangement of a won grid, the end).
+
+import { captureRects, flourish, planFlights, runFlights, snapBack } from "./animation.js";
+import { api, enqueue } from "./api.js";
+import { confirmThen, openEnd } from "./dialogs.js";
+import { cardName, loadStrings, t, tn } from "./i18n.js";
+import { clearHint, say, showMessage } from "./messages.js";
+import { applyStrings, placeEl, render, renderClock } from "./render.js";
+import { app, CELLS, gameKey, placeName, selectable, speed, targetsFrom, view, wait } from "./state.js";
+import { closeViewer } from "./viewer.js";
+
+export function select(place) {
+  app.selected = place;
+  clearHint();
+  render();
+  if (place !== null) {
+    const what = place === "talon" ? cardName(view().talon[view().talon.length - 1])
+      : cardName(view().grid[place][view().grid[place].length - 1]);
+    const count = targetsFrom(place).length;
+    say(count
+      ? tn("Picked up the {card}. It can go to {count} place.", "Picked up the {card}. It can go to {count} places.", count, { card: what, count })
+      : t("Picked up the {card}.", { card: what }));
+  }
+}
+
+export async function applyState(next, options = {}) {
+  const old = app.state;
+  const before = captureRects();
+  app.state = next;
+  if (next.view.won && old && old.game && next.game && old.game.id === next.game.id && !old.view.won) {
+    // just won: the grid is arranged step by step from here (see arrange)
+    app.arrangedFor = String(next.game.id);
+    app.arranged = 0;
+  }
+  if (next.lang && next.lang !== app.settings.lang) {
+    app.settings.lang = next.lang;
+    await loadStrings();
+    applyStrings();
+  }
+  if (app.selected !== null && !selectable(app.selected)) app.selected = null;
+  render();
+  if (options.dealIn) {
+    // a new deal: the 24 cards fly from the stock to their cells, row by row
+    const after = captureRects();
+    const flights = [];
+    next.view.grid.forEach((pile, i) => {
+      if (!pile.length) return;
+      flights.push({ from: before.stock, fromPlace: "stock", to: after.cells[i], place: i,
+        card: pile[pile.length - 1], below: null, group: 0, order: i, stagger: 28 });
+    });
+    await runFlights(flights, null);
+  } else if (options.animate !== false && old && old.game && next.game && old.game.id === next.game.id) {
+    const after = captureRects();
+    await runFlights(planFlights(old.view, next.view, before, after), options.ghost);
+  }
+  if (options.ghost && options.ghost.el.isConnected) options.ghost.el.remove();
+  if (next.announce && options.announce !== false) say(next.announce);
+  if (!options.quiet) await afterMove();
+}
+
+// ----------------------------------------------------------------- playing
+
+// A refusal: the cards go back, the reason is shown and spoken.  A game that
+// another window changed is shown again as it stands.
+export async function refused(error, options) {
+  if (options.ghost) await snapBack(options.ghost);
+  if (error.code === "game-changed") {
+    try {
+      app.state = await api("GET", "/api/game");
+    } catch {
+      // keep what is shown
+    }
+  }
+  render();
+  showMessage(error.message, "error", options.offer);
+  say(error.message);
+  return false;
+}
+
+export async function send(path, body, options = {}) {
+  closeViewer();
+  app.selected = null;
+  clearHint();
+  try {
+    const next = await api("POST", path, body);
+    showMessage("");
+    await applyState(next, options);
+    return true;
+  } catch (error) {
+    return refused(error, options);
+  }
+}
+
+export function play(text, options) {
+  return enqueue(() => send("/api/move", { move: text }, options));
+}
+
+// A card taken from one place and dropped on another: the server's drop policy
+// says what it is (a build, a swap into an empty cell) or why it is refused.
+// With swap, the two piles exchange places (the deliberate swap: x, or Shift+drop).
+export function playDrop(from, to, options = {}) {
+  if (from === null || to === null || from === to) {
+    return enqueue(async () => { if (options.ghost) await snapBack(options.ghost); render(); return false; });
+  }
+  const body = { from: placeName(from), to: placeName(to) };
+  if (options.swap) body.swap = true;
+  const offer = !options.swap && typeof from === "number" && typeof to === "number"
+    && view() && view().grid[from].length && view().grid[to].length
+    ? { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) } : null;
+  return enqueue(() => send("/api/drop", body, { ...options, offer }));
+}
+
+// A click on the stock: the server deals, or redeals once the stock is empty.
+export function dealOrRedeal() {
+  return enqueue(() => send("/api/stock", {}));
+}
+
+export function simple(path, options = {}) {
+  return enqueue(() => send(path, options.body, options));
+}
+
+export const undo = () => simple("/api/undo");
+export const redo = () => simple("/api/redo");
+
+// Leaving a game that has moves ends it (as given up, or as over): the server
+// says when that needs asking (game.leave_asks), the page asks.
+export function leaveThen(action, ask = true) {
+  const st = app.state;
+  if (!ask || !st || !st.game || !st.game.leave_asks) {
+    action();
+    return;
+  }
+  const text = st.view.over ? t("It then counts as over, with score {score}.", { score: st.view.score })
+    : t("It then counts as given up, with score {score}.", { score: st.view.score });
+  confirmThen(t("Leave this game?"), text, action);
+}
+
+// ask: false from the end dialog, which already showed the result of leaving
+export function newGame(body, ask = true) {
+  const request = { ...body };
+  if (app.settings.rules && !request.rules) request.rules = app.settings.rules;
+  return leaveThen(() => {
+    app.endShownFor = "";
+    simple("/api/new", { body: request, dealIn: true });
+  }, ask);
+}
+
+// Play again and restart: a new game of the same deal (the one left keeps its result).
+export function playAgain(ask = true) {
+  return leaveThen(() => {
+    app.endShownFor = "";
+    simple("/api/restart", { dealIn: true });
+  }, ask);
+}
+
+export function hint() {
+  return enqueue(async () => {
+    clearHint();
+    let h;
+    try {
+      h = await api("GET", "/api/hint");
+    } catch (error) {
+      showMessage(error.message, "error");
+      say(error.message);
+      return;
+    }
+    if (!h || !h.move) {
+      const text = (h && h.text) || t("No hint: no move helps now.");
+      showMessage(text);
+      say(text);
+      return;
+    }
+    for (const name of h.places || []) {
+      const place = CELLS.includes(name) ? CELLS.indexOf(name) : name;
+      if (place === "stock" || place === "talon" || typeof place === "number") placeEl(place).classList.add("hint");
+    }
+    const text = h.text || t("No hint: no move helps now.");
+    showMessage(text, "hint");
+    say(text);
+    app.hintTimer = window.setTimeout(clearHint, 8000);
+  });
+}
+
+
+export async function afterMove() {
+  const st = app.state;
+  if (!st) return;
+  const v = st.view;
+  const id = String(st.game && st.game.id);
+  const swaps = st.arrangement || [];
+  if (v.won && app.arrangedFor === id && app.arranged < swaps.length && !app.viewer) {
+    await arrange(swaps);
+  }
+  if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer) {
+    app.endShownFor = gameKey();
+    if (v.won) await flourish();
+    openEnd();
+  }
+}
+
+// The swaps that put the jacks, queens and kings of a won grid in their rows
+
+export async function arrange(swaps) {
+  say(t("Won! Arranging the jacks, queens and kings."));
+  for (let k = app.arranged + 1; k <= swaps.length; k += 1) {
+    const old = view();
+    const before = captureRects();
+    app.arranged = k;
+    render();
+    const after = captureRects();
+    await runFlights(planFlights(old, view(), before, after), null);
+    if (speed()) await wait(90 * speed());
+  }
+}
+
+export function clockRunning(running) {
+  if (!app.state) return;
+  fetch("/api/clock", {
+    method: "POST", keepalive: true, credentials: "same-origin",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify({ running }),
+  }).then((r) => (r.ok ? r.json() : null)).then((c) => {
+    if (!c || !app.state || !app.state.game) return;
+    app.state.game.elapsed = c.elapsed;
+    app.state.game.clock_running = c.running;
+    app.clock = { base: Number(c.elapsed) || 0, at: performance.now(), running: Boolean(c.running) };
+    renderClock();
+  }).catch(() => {});
+}
