@@ -28,11 +28,11 @@ export function buildGrid() {
     img.alt = "";
     img.draggable = false;
     img.src = "/cards/empty.svg";
-    stack.append(img);
     const badge = document.createElement("span");
     badge.className = "badge";
     badge.setAttribute("aria-hidden", "true");
-    cell.append(stack, badge);
+    stack.append(img, badge);
+    cell.append(stack);
     grid.append(cell);
     cellEls.push(cell);
   }
@@ -200,7 +200,7 @@ export function render() {
     cell.dataset.top = top;
     cell.querySelector("img").src = cardUrl(top || null);
     cell.querySelector(".badge").textContent = pile.length > 1 ? String(pile.length) : "";
-    showPileEdges(cell, pile.length);
+    showPileEdges(cell, pile);
     cell.classList.toggle("empty", pile.length === 0);
     cell.classList.toggle("selected", app.selected === i);
     cell.classList.toggle("target", targets.has(i));
@@ -222,19 +222,28 @@ export function render() {
   document.body.classList.toggle("won", Boolean(v.won));
 }
 
-// The cards beneath a pile's top card peek out above it, one edge each.
-export function showPileEdges(cell, count) {
+// The cards beneath a pile's top card peek out: an edge each above it on a wide screen, their
+// corners in a fan downwards on a phone held upright (style.css decides which).
+export function showPileEdges(cell, pile) {
   const stack = cell.querySelector(".stack");
-  const edges = stack.querySelectorAll(".under");
-  const want = Math.max(0, Math.min(3, count - 1));
-  if (edges.length === want) return;
-  for (const el of edges) el.remove();
-  for (let k = 1; k <= want; k += 1) { // the deepest card first, under the others
-    const el = document.createElement("span");
-    el.className = "under u" + k;
-    el.setAttribute("aria-hidden", "true");
-    stack.prepend(el);
+  const want = Math.max(0, Math.min(3, pile.length - 1));
+  let edges = [...stack.querySelectorAll(".under")];
+  if (edges.length !== want) {
+    for (const el of edges) el.remove();
+    for (let k = 1; k <= want; k += 1) { // the deepest card first, under the others
+      const el = document.createElement("span");
+      el.className = "card under u" + k;
+      el.setAttribute("aria-hidden", "true");
+      stack.prepend(el);
+    }
+    edges = [...stack.querySelectorAll(".under")];
   }
+  // edges[0] is the deepest (u<want>), the last one lies right under the top card
+  edges.forEach((el, index) => {
+    const code = pile[pile.length - 1 - (want - index)];
+    el.style.backgroundImage = `url("${cardUrl(code)}")`;
+  });
+  stack.style.setProperty("--depth", String(want));
 }
 
 export const preloaded = [];
