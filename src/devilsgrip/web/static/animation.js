@@ -2,9 +2,42 @@
 // win's flourish.
 
 import { cellEls } from "./render.js";
-import { $, cardUrl, COLUMNS, speed, view, wait } from "./state.js";
+import { $, app, cardUrl, COLUMNS, speed, view } from "./state.js";
 
 // --------------------------------------------------------------- animation
+// Every running animation and pause, so that new input can finish them at once.
+const running = new Set();
+const pauses = new Set();
+
+export function finishAnimations() {
+  for (const anim of [...running]) {
+    try { anim.finish(); } catch { anim.cancel(); }
+  }
+  for (const done of [...pauses]) done();
+  pauses.clear();
+}
+
+// The speed factor for an animation about to start: none while more input waits.
+function pace() {
+  return app.pending > 1 ? 0 : speed();
+}
+
+function track(anim) {
+  running.add(anim);
+  const forget = () => running.delete(anim);
+  anim.finished.then(forget, forget);
+  return anim;
+}
+
+// A pause between animations (cut short by new input).
+export function pause(ms) {
+  return new Promise((resolve) => {
+    const done = () => { window.clearTimeout(timer); pauses.delete(done); resolve(); };
+    const timer = window.setTimeout(done, ms);
+    pauses.add(done);
+  });
+}
+
 export function rectOf(el) {
   const r = el.getBoundingClientRect();
   return { left: r.left, top: r.top, width: r.width, height: r.height };
@@ -91,10 +124,10 @@ export function planFlights(ov, nv, before, after) {
 }
 
 export async function runFlights(flights, ghost) {
-  const factor = speed();
+  const factor = pace();
   if (!flights.length || factor === 0) return;
   const layer = $("fly-layer");
-  const duration = 300 * factor;
+  const duration = 240 * factor;
   const hidden = [];
   const jobs = [];
   const nv = view();
@@ -130,12 +163,12 @@ export async function runFlights(flights, ghost) {
     const dx = from.left - f.to.left;
     const dy = from.top - f.to.top;
     const sx = from.width / Math.max(1, f.to.width);
-    const delay = (f.group === 1 ? duration * 0.7 : 0) + (f.order || 0) * (f.stagger ?? 110) * factor;
-    const anim = el.animate([
+    const delay = (f.group === 1 ? duration * 0.7 : 0) + (f.order || 0) * (f.stagger ?? 70) * factor;
+    const anim = track(el.animate([
       { transform: `translate(${dx}px, ${dy}px) scale(${sx})`, opacity: f.fromPlace === "stock" ? 0 : 1, offset: 0 },
       { transform: `translate(${dx * 0.45}px, ${dy * 0.45 - 10}px) scale(${(sx + 1) / 2 * 1.06})`, opacity: 1, offset: 0.55 },
       { transform: "translate(0, 0) scale(1)", opacity: 1, offset: 1 },
-    ], { duration, delay, easing: "cubic-bezier(.3,.7,.3,1)", fill: "both" });
+    ], { duration, delay, easing: "cubic-bezier(.3,.7,.3,1)", fill: "both" }));
     jobs.push(anim.finished.catch(() => {}).then(() => { el.remove(); if (restore) restore(); }));
   }
   await Promise.all(jobs);
@@ -143,7 +176,7 @@ export async function runFlights(flights, ghost) {
 }
 
 export async function flourish() {
-  const factor = speed();
+  const factor = pace();
   if (!factor) return;
   const grid = $("grid");
   cellEls.forEach((cell, i) => {
@@ -153,7 +186,7 @@ export async function flourish() {
     cell.style.animationDuration = `${700 * factor}ms`;
   });
   grid.classList.add("celebrate");
-  await wait((700 + 7 * 70 + 2 * 120 + 100) * factor);
+  await pause((700 + 7 * 70 + 2 * 120 + 100) * factor);
   grid.classList.remove("celebrate");
   for (const cell of cellEls) {
     cell.style.animationDelay = "";
@@ -164,13 +197,13 @@ export async function flourish() {
 export async function snapBack(ghost) {
   const { el, rect } = ghost;
   if (!el.isConnected) return;
-  const factor = speed();
+  const factor = pace();
   if (factor) {
     const now = el.getBoundingClientRect();
-    const anim = el.animate([
+    const anim = track(el.animate([
       { transform: `translate(${now.left - rect.left}px, ${now.top - rect.top}px)` },
       { transform: "translate(0, 0)" },
-    ], { duration: 220 * factor, easing: "cubic-bezier(.2,.8,.3,1)", fill: "both" });
+    ], { duration: 220 * factor, easing: "cubic-bezier(.2,.8,.3,1)", fill: "both" }));
     await anim.finished.catch(() => {});
   }
   el.remove();

@@ -2,7 +2,9 @@
 // clicks and keys play in order.
 
 import { t } from "./i18n.js";
+import { finishAnimations } from "./animation.js";
 import { showMessage } from "./messages.js";
+import { app } from "./state.js";
 
 // ---------------------------------------------------------------- the server
 export class ApiError extends Error {
@@ -39,17 +41,18 @@ export async function api(method, path, body) {
   return data;
 }
 
-// Work is done one task at a time, so fast clicks and keys play in order.
-export let queue = Promise.resolve();
-export let pending = 0;
+// Work is done one task at a time, so fast clicks and keys play in order; a new task
+// finishes the running animation at once (the page never makes the player wait for it).
+let queue = Promise.resolve();
 
 export function enqueue(task) {
-  pending += 1;
+  app.pending += 1;
   document.body.dataset.busy = "1";
+  finishAnimations();
   const run = queue.then(task).catch((error) => { showMessage(error.message, "error"); });
   queue = run.finally(() => {
-    pending -= 1;
-    if (pending === 0) delete document.body.dataset.busy;
+    app.pending -= 1;
+    if (app.pending === 0) delete document.body.dataset.busy;
   });
   return queue;
 }

@@ -1,7 +1,7 @@
 // Input: clicks, drags (pointer events for mouse, pen and touch) and keys,
 // turned into places and actions.
 
-import { rectOf, snapBack } from "./animation.js";
+import { finishAnimations, rectOf, snapBack } from "./animation.js";
 import { buildMenu, closeDialog, openDialog, openEnd, openNew, openRules, openSettings, openStats, restartAsk, saveSettings, setRuleFields, showSolution, submitNew } from "./dialogs.js";
 import { presets, t } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
@@ -12,6 +12,7 @@ import { leaveViewer, viewerPlay, viewerStep } from "./viewer.js";
 
 // ------------------------------------------------------------------- input
 export function onPlaceActivate(place, viaKeyboard) {
+  finishAnimations(); // the board shows where everything is before anything is picked up
   if (place === "stock") {
     app.selected = null;
     dealOrRedeal();
@@ -69,6 +70,7 @@ export function onClick(event) {
 // drag and drop with pointer events (mouse, pen and touch)
 export function onPointerDown(event) {
   if (event.button !== 0 || app.drag || app.viewer) return;
+  finishAnimations();
   const place = placeOf(event.target);
   if (place === null || place === "stock" || !selectable(place)) return;
   const source = place === "talon" ? $("talon").querySelector(".fan.top") : cellEls[place].querySelector("img");

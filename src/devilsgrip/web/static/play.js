@@ -1,13 +1,13 @@
 // The player's actions as requests: drops, the stock, undo, redo, new games,
 // hints, and what follows a move (the arrangement of a won grid, the end).
 
-import { captureRects, flourish, planFlights, runFlights, snapBack } from "./animation.js";
+import { captureRects, flourish, pause, planFlights, runFlights, snapBack } from "./animation.js";
 import { api, enqueue } from "./api.js";
 import { confirmThen, openEnd } from "./dialogs.js";
 import { cardName, loadStrings, t, tn } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
 import { applyStrings, placeEl, render, renderClock } from "./render.js";
-import { app, CELLS, gameKey, placeName, selectable, speed, targetsFrom, view, wait } from "./state.js";
+import { app, CELLS, gameKey, placeName, selectable, speed, targetsFrom, view } from "./state.js";
 import { closeViewer } from "./viewer.js";
 
 export function select(place) {
@@ -210,7 +210,7 @@ export async function arrange(swaps) {
     render();
     const after = captureRects();
     await runFlights(planFlights(old, view(), before, after), null);
-    if (speed()) await wait(90 * speed());
+    if (speed()) await pause(90 * speed());
   }
 }
 

@@ -25,6 +25,7 @@ export const app = {
   clock: { base: 0, at: 0, running: false },
   drag: null,
   suppressClick: false,
+  pending: 0, // tasks queued or running (api.js)
 };
 
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -40,7 +41,6 @@ export function cardUrl(code) {
   return "/cards/" + code + ".svg" + (app.settings.four_colour ? "?four=1" : "");
 }
 
-export const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 // ------------------------------------------------------------------ rendering
 // What the board shows: the player's game, or a position of the best line.

@@ -1,12 +1,12 @@
 // The best line's viewer: it shows the positions the server sent and never
 // sends a move.
 
-import { captureRects, planFlights, runFlights } from "./animation.js";
+import { captureRects, pause, planFlights, runFlights } from "./animation.js";
 import { api, ApiError, enqueue } from "./api.js";
 import { t, tn } from "./i18n.js";
 import { clearHint, say } from "./messages.js";
 import { render } from "./render.js";
-import { $, app, gameIdentity, speed, view, wait } from "./state.js";
+import { $, app, gameIdentity, speed, view } from "./state.js";
 
 export async function fetchSolution() {
   const key = gameIdentity();
@@ -93,7 +93,7 @@ export async function viewerPlay() {
   renderViewer();
   while (app.viewer === vw && vw.running && vw.index < vw.sol.moves.length) {
     await enqueue(() => (app.viewer === vw ? showPosition(vw.index + 1) : null));
-    await wait(Math.max(30, 160 * speed()));
+    await pause(Math.max(30, 160 * speed()));
   }
   vw.running = false;
   if (app.viewer === vw) renderViewer();
