@@ -261,4 +261,6 @@ export function wire() {
   // the clock counts play time: it stops while the page is hidden
   document.addEventListener("visibilitychange", () => clockRunning(document.visibilityState === "visible"));
   window.addEventListener("pagehide", () => clockRunning(false));
+  // the hint's arrow is drawn for one layout: another size takes it away
+  window.addEventListener("resize", () => clearHint());
 }

@@ -32,5 +32,6 @@ export function showMessage(text, kind = "info", offer = null) {
 
 export function clearHint() {
   window.clearTimeout(app.hintTimer);
-  for (const el of document.querySelectorAll(".hint")) el.classList.remove("hint");
+  for (const el of document.querySelectorAll(".place.hint")) el.classList.remove("hint");
+  $("hint-layer").replaceChildren();
 }

@@ -6,7 +6,7 @@ import { api, enqueue } from "./api.js";
 import { confirmThen, openEnd } from "./dialogs.js";
 import { cardName, loadStrings, t, tn } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
-import { applyStrings, placeEl, render, renderClock } from "./render.js";
+import { applyStrings, drawHintArrow, placeEl, render, renderClock } from "./render.js";
 import { app, CELLS, gameKey, placeName, selectable, speed, targetsFrom, view } from "./state.js";
 import { closeViewer } from "./viewer.js";
 
@@ -156,7 +156,10 @@ export function playAgain(ask = true) {
 
 export function hint() {
   return enqueue(async () => {
+    // a hint replaces whatever was picked up: only the hint is marked
+    app.selected = null;
     clearHint();
+    render();
     let h;
     try {
       h = await api("GET", "/api/hint");
@@ -171,10 +174,10 @@ export function hint() {
       say(text);
       return;
     }
-    for (const name of h.places || []) {
-      const place = CELLS.includes(name) ? CELLS.indexOf(name) : name;
-      if (place === "stock" || place === "talon" || typeof place === "number") placeEl(place).classList.add("hint");
-    }
+    const places = (h.places || []).map((name) => (CELLS.includes(name) ? CELLS.indexOf(name) : name))
+      .filter((place) => place === "stock" || place === "talon" || typeof place === "number");
+    for (const place of places) placeEl(place).classList.add("hint");
+    if (places.length === 2) drawHintArrow(places[0], places[1]);
     const text = h.text || t("No hint: no move helps now.");
     showMessage(text, "hint");
     say(text);
