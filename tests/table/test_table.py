@@ -198,3 +198,30 @@ def test_every_sentence_is_words_never_notation(number: int, rules: str, lang: s
     for text in said:
         assert a_sentence(text), text
         assert not NOTATION.search(text), text
+
+
+# ------------------------------------------------------------ deal numbers
+@pytest.mark.parametrize("typed, number", [
+    ("5", 5), (" 42 ", 42), ("0042", 42), (7, 7),
+    ("9007199254740993", 2**53 + 1), ("9223372036854775807", 2**63 - 1),
+])
+def test_a_deal_number_is_read_exactly_from_text(typed: int | str, number: int) -> None:
+    assert table.read_deal_number(typed) == number
+
+
+@pytest.mark.parametrize("typed, code", [
+    ("0", "game-number-range"), (0, "game-number-range"),
+    ("9223372036854775808", "game-number-range"), ("9" * 5000, "game-number-range"),
+    ("-3", "game-number-bad"), (-3, "game-number-bad"), ("1.5", "game-number-bad"),
+    ("", "game-number-bad"), ("٣", "game-number-bad"), ("1e3", "game-number-bad"),
+    (2.5, "game-number-bad"), (True, "game-number-bad"),
+])
+def test_a_bad_deal_number_gets_the_games_own_reason(typed: object, code: str) -> None:
+    from devilsgrip.errors import DeckError
+
+    with pytest.raises(DeckError) as caught:
+        table.read_deal_number(typed)  # type: ignore[arg-type]
+    assert caught.value.code == code
+    for lang in LANGUAGES:
+        text = table.say_error(caught.value, Words(lang))
+        assert text and text[0].isupper() and text.endswith(".")

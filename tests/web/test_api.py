@@ -186,7 +186,11 @@ def test_restart_and_new(client: TestClient) -> None:
         {"game": -3},
         {"game": MAX_GAME_NUMBER + 1},
         {"game": True},
-        {"game": "5"},
+        {"game": "0"},
+        {"game": "-3"},
+        {"game": "1.5"},
+        {"game": "9223372036854775808"},
+        {"game": "5" * 41},
         {"game": 2.5},
         {"game": 5, "deck": "x"},
         {"deck": "2S 3S"},
@@ -205,6 +209,21 @@ def test_bad_new_game_is_refused(client: TestClient, body: dict[str, Any]) -> No
 def test_largest_game_number(client: TestClient) -> None:
     data = post(client, "/api/new", {"game": MAX_GAME_NUMBER}).json()
     assert data["game"]["number"] == MAX_GAME_NUMBER
+
+
+@pytest.mark.parametrize("typed", ["5", "9007199254740993", str(MAX_GAME_NUMBER)])
+def test_a_game_number_may_come_as_text(client: TestClient, typed: str) -> None:
+    data = post(client, "/api/new", {"game": typed}).json()
+    assert data["game"]["number"] == int(typed)
+    assert data["view"] == view_of(Game(int(typed)))
+
+
+def test_an_out_of_range_game_number_gets_the_games_own_reason(client: TestClient) -> None:
+    refused = assert_refused(client.post("/api/new", json={"game": "0"}), 400)
+    assert refused["error"] == "game-number-range"
+    assert "out of range" in refused["message"]
+    french = client.post("/api/new", json={"game": "0"}, headers={"accept-language": "fr"})
+    assert assert_refused(french, 400)["message"] != refused["message"]
 
 
 def test_give_up_then_solution(client: TestClient) -> None:

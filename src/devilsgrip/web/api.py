@@ -179,13 +179,13 @@ async def post_new(request: Request, web: WebState, browser: Browser, tr: Tr) ->
     deck = string_field(data, "deck", 2000)
     if number is not None and deck is not None:
         raise WebError(400, "game-and-deck", N_("give a game number or a deck, not both"))
-    if number is not None and (
-        isinstance(number, bool) or not isinstance(number, int)
-        or not 1 <= number <= MAX_GAME_NUMBER
-    ):
-        raise WebError(400, "bad-game-number",
-                       N_("the game number must be a whole number from 1 to {max}"),
-                       max=MAX_GAME_NUMBER)
+    if number is not None:
+        if isinstance(number, bool) or not isinstance(number, int | str) or (
+                isinstance(number, str) and len(number) > 40):
+            raise WebError(400, "bad-game-number",
+                           N_("the game number must be a whole number from 1 to {max}"),
+                           max=MAX_GAME_NUMBER)
+        number = table.read_deal_number(number)  # the engine's reason when out of range
     rules = web.rules_of(browser, rules_field(string_field(data, "rules", 200)))
     session, event = await blocking(
         partial(table.new_game, browser.session, number=number, deck=deck, rules=rules))

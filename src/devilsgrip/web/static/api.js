@@ -15,6 +15,14 @@ export class ApiError extends Error {
   }
 }
 
+// Deal numbers go up to 2**63-1: the page keeps each "number" as the text the server
+// wrote, never as a JavaScript number (exact only up to 2**53).
+export function readJSON(text) {
+  return JSON.parse(text, (key, value, context) => (
+    key === "number" && typeof value === "number" && context && typeof context.source === "string"
+      ? context.source : value));
+}
+
 export async function api(method, path, body) {
   const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (method !== "GET") {
@@ -29,7 +37,7 @@ export async function api(method, path, body) {
   }
   let data = null;
   try {
-    data = await response.json();
+    data = readJSON(await response.text());
   } catch {
     data = null;
   }

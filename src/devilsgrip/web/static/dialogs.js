@@ -159,25 +159,23 @@ export function buildHelp() {
   body.append(table);
 }
 
-export function openNew() {
+export function openNew(typed = "") {
   $("new-error").textContent = "";
-  $("new-number").value = "";
+  $("new-number").value = typed;
   openDialog("dlg-new");
   $("new-number").focus();
 }
 
+// The number goes to the server as the text typed (exact however large); a number the
+// game does not take comes back with the game's own reason, shown under the field.
 export async function submitNew(random) {
   const raw = $("new-number").value.trim();
-  let body = {};
-  if (!random && raw) {
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-      $("new-error").textContent = t("A deal number is a whole number from 1 up.");
-      return;
-    }
-    body = { game: Number(raw) };
-  }
+  const body = !random && raw ? { game: raw } : {};
   closeDialog("dlg-new");
-  await newGame(body);
+  await newGame(body, true, (error) => {
+    openNew(raw);
+    $("new-error").textContent = error.message;
+  });
 }
 
 export function restartAsk() {

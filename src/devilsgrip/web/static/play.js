@@ -65,6 +65,10 @@ export async function applyState(next, options = {}) {
 // another window changed is shown again as it stands.
 export async function refused(error, options) {
   if (options.ghost) await snapBack(options.ghost);
+  if (options.onRefused && error.status >= 400 && error.status < 500 && error.code !== "game-changed") {
+    options.onRefused(error);
+    return false;
+  }
   if (error.code === "game-changed") {
     try {
       app.state = await api("GET", "/api/game");
@@ -137,12 +141,12 @@ export function leaveThen(action, ask = true) {
 }
 
 // ask: false from the end dialog, which already showed the result of leaving
-export function newGame(body, ask = true) {
+export function newGame(body, ask = true, onRefused = null) {
   const request = { ...body };
   if (app.settings.rules && !request.rules) request.rules = app.settings.rules;
   return leaveThen(() => {
     app.endShownFor = "";
-    simple("/api/new", { body: request, dealIn: true });
+    simple("/api/new", { body: request, dealIn: true, onRefused });
   }, ask);
 }
 
