@@ -626,3 +626,16 @@ def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
         gid = state(first)["game"]["id"]
         assert store.load_game(gid).moves_played == 2
     assert state(first)["view"]["moves"] == 2
+
+
+def test_picked_tells_in_words_where_a_card_can_go(client: TestClient) -> None:
+    game = Game(1)
+    source = next(m for m in game.generate_moves() if m.kind.name == "BUILD")
+    name = CELL_NAMES[source.src]
+    data = client.get(f"/api/picked?place={name}").json()
+    assert data["place"] == name and CELL_NAMES[source.dst] in data["text"]
+    assert data["text"].startswith("Picked up") and data["text"].endswith(".")
+    assert assert_refused(client.get("/api/picked?place=talon"), 409)["error"] == "talon-empty"
+    assert_refused(client.get("/api/picked?place=z9"), 400)
+    assert_refused(client.get("/api/picked"), 400)
+    assert state(client)["view"] == view_of(Game(1))

@@ -296,3 +296,127 @@ def test_a_bad_deal_number_gets_the_games_own_reason(open_page: Callable[..., Pa
     assert state(page)["game"]["id"] == before["game"]["id"]
     errors: list[str] = page.errors  # type: ignore[attr-defined]
     assert all("400" in e for e in errors), errors  # the refusal itself, nothing else
+
+
+# ------------------------------------------------------------ accessibility
+def axe(page: Page, context: str = "document") -> list[dict[str, Any]]:
+    """The violations axe-core finds in ``context`` (a selector, or the whole document)."""
+    if not AXE.is_file():
+        pytest.skip("axe-core is not installed (make axe)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))  # not a script tag: the page's CSP stays
+    found: list[dict[str, Any]] = page.evaluate(
+        """context => axe.run(context === 'document' ? document : document.querySelector(context),
+            {resultTypes: ['violations']}).then(r => r.violations.map(v => ({
+                id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))})))""",
+        context)
+    return found
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_axe_finds_nothing_on_the_board_the_dialogs_and_the_viewer(
+    open_page: Callable[..., Page], size: tuple[int, int],
+) -> None:
+    width, height = size
+    page = open_page(1, width=width, height=height, moves=line_with_piles(1))
+    assert axe(page) == []
+    page.click("#talon")
+    assert axe(page) == []  # with a card picked up
+    dialogs = [("#btn-new", "#dlg-new"), ("#btn-menu", "#dlg-menu")]
+    if width >= 900:
+        dialogs += [("#btn-rules", "#dlg-rules"), ("#btn-stats", "#dlg-stats"),
+                    ("#btn-settings", "#dlg-settings"), ("#btn-help", "#dlg-help")]
+    for button, dialog in dialogs:
+        page.keyboard.press("Escape")
+        page.click(button)
+        page.locator(dialog).wait_for(state="visible")
+        page.wait_for_timeout(200)  # the rules and statistics load
+        assert axe(page) == [], dialog
+        page.keyboard.press("Escape")
+    page.click("#btn-new")
+    page.click("#new-random")
+    page.locator("#dlg-confirm").wait_for(state="visible")
+    assert axe(page) == []
+    page.keyboard.press("Escape")
+    post(page, "/api/giveup", {})
+    page.reload()
+    ready(page)
+    page.locator("#dlg-end").wait_for(state="visible")
+    assert axe(page) == []
+    page.click("#end-best-line")
+    page.locator("#end-solution .line").wait_for(state="visible", timeout=30_000)
+    assert axe(page) == []
+    page.click("#end-solution button.primary")
+    page.locator("#solution-bar").wait_for(state="visible")
+    page.click("#sol-next")
+    ready(page)
+    assert axe(page) == []  # the viewer
+    no_errors(page)
+
+
+def test_keyboard_only_with_one_tab_stop_for_the_grid(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    stops = page.evaluate("""() => [...document.querySelectorAll('[data-cell]')]
+        .filter(c => c.tabIndex >= 0).length""")
+    assert stops == 1
+    # one live region on the page (the dialogs' own errors aside)
+    live = page.evaluate("""() => [...document.querySelectorAll(
+        '[aria-live], [role=status], [role=alert], [role=log]')]
+        .filter(el => !el.closest('dialog')).map(el => el.id)""")
+    assert live == ["announce"]
+    # Tab reaches the grid once: from the talon, one Tab leaves the grid again
+    seen: list[str] = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        here = page.evaluate("document.activeElement.dataset.cell || "
+                             "document.activeElement.dataset.place || document.activeElement.id")
+        seen.append(here)
+        if here in CELL_NAMES:
+            break
+    assert seen[-1] in CELL_NAMES, seen
+    page.keyboard.press("Tab")
+    after = page.evaluate("document.activeElement.dataset.cell || ''")
+    assert after == "", "the second Tab leaves the grid"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.cell") == seen[-1]
+    # arrows move inside, and the grid's Tab stop follows the focus
+    st = state(page)
+    build = next(m for m in st["view"]["legal"] if m[0] != "t" and "-" in m)
+    src, dst = build.split("-")
+
+    def walk_to(name: str) -> None:
+        for _ in range(30):
+            here = page.evaluate("document.activeElement.dataset.cell")
+            if here == name:
+                return
+            i, j = CELL_NAMES.index(here), CELL_NAMES.index(name)
+            if i // 8 != j // 8:
+                page.keyboard.press("ArrowDown" if j // 8 > i // 8 else "ArrowUp")
+            else:
+                page.keyboard.press("ArrowRight" if j > i else "ArrowLeft")
+        raise AssertionError(f"the arrows never reach {name}")
+
+    walk_to(src)
+    assert page.evaluate("""() => [...document.querySelectorAll('[data-cell]')]
+        .filter(c => c.tabIndex >= 0).map(c => c.dataset.cell)""") == [src]
+    page.keyboard.press("Enter")
+    # the card picked up says where it can go, in words
+    page.wait_for_function("() => document.getElementById('announce').textContent"
+                           ".includes('can go on')")
+    said = page.locator("#announce").text_content() or ""
+    assert dst in said and said.endswith("."), said
+    walk_to(dst)
+    page.keyboard.press("Enter")
+    ready(page)
+    assert state(page)["last_move"] == build
+    # the focus ring, the selection and the targets look different
+    page.keyboard.press("Enter")
+    looks = page.evaluate("""() => {
+        const focus = getComputedStyle(document.activeElement).outlineColor;
+        const sel = document.querySelector('.place.selected .stack > img');
+        return {focus, selected: sel ? getComputedStyle(sel).outlineColor : null};
+    }""")
+    assert looks["selected"] is None or looks["selected"] != looks["focus"], looks
+    page.keyboard.press("Escape")
+    assert page.locator(".selected").count() == 0
+    no_errors(page)

@@ -329,6 +329,25 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
     })
 
 
+async def get_picked(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """``?place=a1``: what picking up there means, in words (the card and where it can go).
+
+    Refused (409, with the reason) where nothing can be picked up; nothing changes.
+    """
+    name = request.query_params.get("place")
+    if name is None:
+        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="place")
+    place = table.parse_place(name[:8])
+    game: Game = browser.session.game
+    problem = table.pick_up_refusal(game, place)
+    if problem is None and place == table.STOCK:
+        problem = table.refusal(game, table.STOCK, 0)
+    if problem is not None:
+        raise problem
+    return SafeJSONResponse({"place": table.place_name(place),
+                             "text": table.say_picked(game, place, tr)})
+
+
 async def get_stats(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
     best: int | None = None
     with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):

@@ -55,6 +55,7 @@ export async function showSolution() {
   line.className = "line";
   line.textContent = sol.moves.join(" ");
   line.setAttribute("aria-label", t("The moves of the line"));
+  line.tabIndex = 0; // it scrolls: the keyboard reaches it too
   const step = document.createElement("button");
   step.type = "button";
   step.className = "primary";

@@ -213,6 +213,12 @@ export function onKeyDown(event) {
 // ------------------------------------------------------------------ wiring
 export function wire() {
   const board = $("board");
+  // roving tabindex: the cell that last had the focus is the grid's one Tab stop
+  $("grid").addEventListener("focusin", (event) => {
+    const cell = event.target.closest ? event.target.closest("[data-cell]") : null;
+    if (!cell) return;
+    for (const el of cellEls) el.tabIndex = el === cell ? 0 : -1;
+  });
   board.addEventListener("click", onClick);
   board.addEventListener("pointerdown", onPointerDown);
   board.addEventListener("pointermove", onPointerMove);

@@ -12,8 +12,10 @@ export function say(text) {
 
 // The message line; offer is an action the player may take instead ({label, action}),
 // for example swapping two piles after a drop that does not build.
+// It is also spoken: the page has one live region (#announce), and the message line is not one.
 export function showMessage(text, kind = "info", offer = null) {
   const el = $("message");
+  if (text) say(text);
   el.textContent = text || "";
   el.className = "message " + kind;
   if (text && offer) {

@@ -4,24 +4,25 @@
 import { captureRects, flourish, pause, planFlights, runFlights, snapBack } from "./animation.js";
 import { api, enqueue } from "./api.js";
 import { confirmThen, openEnd } from "./dialogs.js";
-import { cardName, loadStrings, t, tn } from "./i18n.js";
+import { cardName, loadStrings, t } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
 import { applyStrings, drawHintArrow, placeEl, render, renderClock } from "./render.js";
-import { app, CELLS, gameKey, placeName, selectable, speed, targetsFrom, view } from "./state.js";
+import { app, CELLS, gameKey, placeName, selectable, speed, view } from "./state.js";
 import { closeViewer } from "./viewer.js";
 
+// Pick up the card at place (null: put it back).  Where it can go is said in words by
+// the server's table layer ("... it can go on c2 or f3.").
 export function select(place) {
   app.selected = place;
   clearHint();
   render();
-  if (place !== null) {
-    const what = place === "talon" ? cardName(view().talon[view().talon.length - 1])
-      : cardName(view().grid[place][view().grid[place].length - 1]);
-    const count = targetsFrom(place).length;
-    say(count
-      ? tn("Picked up the {card}. It can go to {count} place.", "Picked up the {card}. It can go to {count} places.", count, { card: what, count })
-      : t("Picked up the {card}.", { card: what }));
-  }
+  if (place === null) return;
+  const v = view();
+  const what = place === "talon" ? cardName(v.talon[v.talon.length - 1])
+    : cardName(v.grid[place][v.grid[place].length - 1]);
+  api("GET", "/api/picked?place=" + encodeURIComponent(placeName(place)))
+    .then((data) => { if (app.selected === place) say(data && data.text ? data.text : t("Picked up the {card}.", { card: what })); })
+    .catch(() => { if (app.selected === place) say(t("Picked up the {card}.", { card: what })); });
 }
 
 export async function applyState(next, options = {}) {
@@ -78,7 +79,6 @@ export async function refused(error, options) {
   }
   render();
   showMessage(error.message, "error", options.offer);
-  say(error.message);
   return false;
 }
 
@@ -169,13 +169,11 @@ export function hint() {
       h = await api("GET", "/api/hint");
     } catch (error) {
       showMessage(error.message, "error");
-      say(error.message);
       return;
     }
     if (!h || !h.move) {
       const text = (h && h.text) || t("No hint: no move helps now.");
       showMessage(text);
-      say(text);
       return;
     }
     const places = (h.places || []).map((name) => (CELLS.includes(name) ? CELLS.indexOf(name) : name))
@@ -184,7 +182,6 @@ export function hint() {
     if (places.length === 2) drawHintArrow(places[0], places[1]);
     const text = h.text || t("No hint: no move helps now.");
     showMessage(text, "hint");
-    say(text);
     app.hintTimer = window.setTimeout(clearHint, 8000);
   });
 }

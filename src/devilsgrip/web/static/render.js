@@ -15,7 +15,7 @@ export function buildGrid() {
   for (let i = 0; i < 24; i += 1) {
     const cell = document.createElement("div");
     cell.className = "cell place";
-    cell.tabIndex = 0;
+    cell.tabIndex = i === 0 ? 0 : -1; // one Tab stop for the grid: the arrows move inside it
     cell.setAttribute("role", "button");
     cell.dataset.place = String(i);
     cell.dataset.cell = CELLS[i];
