@@ -420,3 +420,39 @@ def test_keyboard_only_with_one_tab_stop_for_the_grid(open_page: Callable[..., P
     page.keyboard.press("Escape")
     assert page.locator(".selected").count() == 0
     no_errors(page)
+
+
+# ------------------------------------------------------------------ tabs
+def test_two_tabs_of_one_game_stay_in_step(make_context: Callable[..., BrowserContext],
+                                           server_url: str) -> None:
+    context = make_context()
+    first = watch(context.new_page())
+    first.goto(server_url + "/")
+    ready(first)
+    post(first, "/api/new", {"game": 1})
+    first.reload()
+    ready(first)
+    second = watch(context.new_page())  # the same browser: the same game
+    second.goto(server_url + "/")
+    ready(second)
+    for _ in range(3):
+        second.keyboard.press("d")
+    second.wait_for_function("() => document.getElementById('moves').textContent === '3'"
+                             " && !document.body.dataset.busy")
+    assert first.locator("#moves").text_content() == "0"  # stale until it comes back
+    first.bring_to_front()
+    first.evaluate("() => window.dispatchEvent(new Event('focus'))")
+    first.wait_for_function("() => document.getElementById('moves').textContent === '3'"
+                            " && !document.body.dataset.busy")
+    st = state(first)
+    assert first.evaluate("() => document.getElementById('talon').dataset.count") == str(
+        len(st["view"]["talon"]))
+    # and the other way round, when a tab becomes visible again
+    first.keyboard.press("u")
+    ready(first)
+    second.bring_to_front()
+    second.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    second.wait_for_function("() => document.getElementById('moves').textContent === '2'"
+                             " && !document.body.dataset.busy")
+    no_errors(first)
+    no_errors(second)

@@ -5,7 +5,7 @@ import { finishAnimations, rectOf, snapBack } from "./animation.js";
 import { buildMenu, closeDialog, openDialog, openEnd, openNew, openRules, openSettings, openStats, restartAsk, saveSettings, setRuleFields, showSolution, submitNew } from "./dialogs.js";
 import { presets, t } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
-import { clockRunning, dealOrRedeal, hint, newGame, play, playAgain, playDrop, redo, select, undo } from "./play.js";
+import { catchUp, clockRunning, dealOrRedeal, hint, newGame, play, playAgain, playDrop, redo, select, undo } from "./play.js";
 import { cellEls, placeEl, placeOf, render, renderClock } from "./render.js";
 import { $, app, COLUMNS, selectable, targetsFrom } from "./state.js";
 import { leaveViewer, viewerPlay, viewerStep } from "./viewer.js";
@@ -265,7 +265,12 @@ export function wire() {
   $("sol-stop").addEventListener("click", () => leaveViewer());
   window.setInterval(() => { if (app.clock.running) renderClock(); }, 1000);
   // the clock counts play time: it stops while the page is hidden
-  document.addEventListener("visibilitychange", () => clockRunning(document.visibilityState === "visible"));
+  document.addEventListener("visibilitychange", () => {
+    clockRunning(document.visibilityState === "visible");
+    if (document.visibilityState === "visible") catchUp();
+  });
+  // another tab of the same game may have played meanwhile: coming back shows it as it stands
+  window.addEventListener("focus", () => catchUp());
   window.addEventListener("pagehide", () => clockRunning(false));
   // the hint's arrow is drawn for one layout: another size takes it away
   window.addEventListener("resize", () => clearHint());

@@ -218,6 +218,32 @@ export async function arrange(swaps) {
   }
 }
 
+// The state as the server has it now, shown without flights when it differs from what is
+// shown (another tab of the same game played meanwhile).
+export function catchUp() {
+  if (!app.state || app.viewer || app.drag || app.pending) return null;
+  return enqueue(async () => {
+    let next;
+    try {
+      next = await api("GET", "/api/game");
+    } catch {
+      return; // offline: the next action says so
+    }
+    const st = app.state;
+    const same = st && st.game && next.game && st.game.id === next.game.id
+      && JSON.stringify(st.view) === JSON.stringify(next.view) && st.can_undo === next.can_undo
+      && st.can_redo === next.can_redo && st.game.final === next.game.final;
+    if (same) {
+      st.game.elapsed = next.game.elapsed;
+      st.game.clock_running = next.game.clock_running;
+      return;
+    }
+    app.selected = null;
+    clearHint();
+    await applyState(next, { animate: false, announce: false });
+  });
+}
+
 export function clockRunning(running) {
   if (!app.state) return;
   fetch("/api/clock", {
