@@ -456,3 +456,54 @@ def test_two_tabs_of_one_game_stay_in_step(make_context: Callable[..., BrowserCo
                              " && !document.body.dataset.busy")
     no_errors(first)
     no_errors(second)
+
+
+# ------------------------------------------------------------------ the win
+def test_a_win_shows_the_arranged_grid_then_time_moves_and_the_new_best(
+    open_page: Callable[..., Page],
+) -> None:
+    from devilsgrip.solver import solve
+
+    result = solve(Game(1), time_limit=20.0)
+    assert result.score == 0
+    moves = [m.text() for m in result.moves]
+    page = open_page(1, moves=tuple(moves[:-1]))
+    # an earlier, worse game of this deal: the win is a new best
+    post(page, "/api/giveup", {})
+    post(page, "/api/restart", {})
+    for move in moves[:-1]:
+        post(page, "/api/move", {"move": move})
+    page.reload()
+    ready(page)
+    last = moves[-1]
+    page.evaluate("""m => { window.__won = null; window.__move = m;
+        new MutationObserver(() => {
+            if (document.getElementById('dlg-end').open && window.__won === null) {
+                const tops = [...document.querySelectorAll('[data-cell]')].map(c => c.dataset.top);
+                window.__won = {at: performance.now(), tops};
+            }
+        }).observe(document.getElementById('dlg-end'), {attributes: true});
+        window.__sent = performance.now(); }""", last)
+    if last.startswith("t-"):
+        page.click("#talon")
+        page.click(f'[data-cell="{last[2:]}"]')
+    elif last in ("d", "r"):
+        page.keyboard.press(last)
+    else:
+        src, dst = last.split("-")
+        page.click(f'[data-cell="{src}"]')
+        page.click(f'[data-cell="{dst}"]')
+    page.locator("#dlg-end").wait_for(state="visible", timeout=30_000)
+    won = page.evaluate("() => window.__won")
+    # the dialog waited: the grid was shown arranged a moment first
+    assert [t[0] for t in won["tops"]] == ["J"] * 8 + ["Q"] * 8 + ["K"] * 8
+    assert won["at"] - page.evaluate("() => window.__sent") >= 1000
+    st = state(page)
+    assert st["view"]["won"] and st["game"]["new_best"] is True
+    assert page.locator("#end-rating").is_hidden()
+    played = page.locator("#end-played").text_content() or ""
+    assert f"{len(moves)} moves in " in played and ":" in played, played
+    assert "New best on this deal!" in (page.locator("#end-best").text_content() or "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "won-dialog-1280x800.png"))
+    no_errors(page)

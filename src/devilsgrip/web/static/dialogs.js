@@ -3,9 +3,9 @@
 
 import { renderMarkdown } from "./markdown.js";
 import { api } from "./api.js";
-import { LANGUAGE_NAMES, languages, loadStrings, presetName, presets, ratingName, setPresets, speedName, t } from "./i18n.js";
+import { LANGUAGE_NAMES, languages, loadStrings, presetName, presets, ratingName, setPresets, speedName, t, tn } from "./i18n.js";
 import { newGame, playAgain, select, simple } from "./play.js";
-import { applyStrings, preload, render } from "./render.js";
+import { applyStrings, formatTime, preload, render } from "./render.js";
 import { $, app, ended, gameIdentity } from "./state.js";
 import { fetchSolution, openViewer } from "./viewer.js";
 
@@ -15,9 +15,14 @@ export function openEnd() {
   const game = st.game || {};
   $("end-title").textContent = v.won ? t("You won!") : v.given_up ? t("Game given up") : t("Game over");
   $("end-score").textContent = t("Score: {score}", { score: v.score });
-  $("end-rating").textContent = v.rating === "none" ? t("No rating: that takes a score of 10 or less.")
+  // a win needs no rating line: the title says it
+  $("end-rating").hidden = Boolean(v.won);
+  $("end-rating").textContent = v.won ? "" : v.rating === "none" ? t("No rating: that takes a score of 10 or less.")
     : t("Rating: {rating}", { rating: ratingName(v.rating) });
+  $("end-played").textContent = tn("{n} move in {time}", "{n} moves in {time}", v.moves,
+    { time: formatTime(Number(game.elapsed) || 0) });
   const best = game.best_score;
+  $("end-best").classList.toggle("new-best", Boolean(game.new_best));
   if (game.new_best) $("end-best").textContent = t("New best on this deal! The best before was {best}.", { best });
   else if (best === null || best === undefined) $("end-best").textContent = t("This is the first finished game on this deal.");
   else $("end-best").textContent = t("Best score ever on this deal: {best}", { best });

@@ -187,6 +187,8 @@ export function hint() {
 }
 
 
+const WON_PAUSE_MS = 1400;
+
 export async function afterMove() {
   const st = app.state;
   if (!st) return;
@@ -198,7 +200,11 @@ export async function afterMove() {
   }
   if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer) {
     app.endShownFor = gameKey();
-    if (v.won) await flourish();
+    if (v.won) {
+      await flourish();
+      // the arranged grid stays in view a moment before the dialog covers it
+      await pause(WON_PAUSE_MS);
+    }
     openEnd();
   }
 }
