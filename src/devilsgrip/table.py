@@ -164,6 +164,26 @@ def refusal(game: Game, source: Place, target: Place) -> IllegalMoveError | None
     return None
 
 
+def _final_refusal(session: PlaySession) -> IllegalMoveError | None:
+    if session.final:
+        return _refuse("game-finished", "this game is finished: its result stands")
+    return None
+
+
+def move_refusal(session: PlaySession, move: Move) -> IllegalMoveError | None:
+    """Why playing ``move`` in the session would be refused (None: it would be played).
+
+    Asked before acting, so a screen need not send what will be refused; the move
+    itself still refuses with the same reason.
+    """
+    return _final_refusal(session) or session.game.reason(move)
+
+
+def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalMoveError | None:
+    """Why the drop of ``source`` on ``target`` would be refused (None: it plays or puts back)."""
+    return _final_refusal(session) or refusal(session.game, source, target)
+
+
 def targets(game: Game, place: Place) -> list[Place]:
     """The cells a card picked up at ``place`` can be built on now."""
     if place == TALON:

@@ -225,3 +225,15 @@ def test_a_bad_deal_number_gets_the_games_own_reason(typed: object, code: str) -
     for lang in LANGUAGES:
         text = table.say_error(caught.value, Words(lang))
         assert text and text[0].isupper() and text.endswith(".")
+
+
+def test_refusals_asked_before_acting_match_the_refusal_of_the_act() -> None:
+    session = PlaySession.start(None, number=5)
+    assert table.drop_refusal(session, 0, 1) is not None
+    with pytest.raises(IllegalMoveError) as caught:
+        table.play(session, table.drop_move(session.game, 0, 0) or grid_build(0, 1))
+    assert caught.value.code == table.drop_refusal(session, 0, 1).code  # type: ignore[union-attr]
+    assert table.move_refusal(session, DEAL) is None
+    session.give_up()
+    assert table.move_refusal(session, DEAL).code == "game-finished"  # type: ignore[union-attr]
+    assert table.drop_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]

@@ -639,3 +639,19 @@ def test_picked_tells_in_words_where_a_card_can_go(client: TestClient) -> None:
     assert_refused(client.get("/api/picked?place=z9"), 400)
     assert_refused(client.get("/api/picked"), 400)
     assert state(client)["view"] == view_of(Game(1))
+
+
+def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
+    game = Game(5)  # the 3 of diamonds in a1 does not go on the 9 of diamonds in b1
+    assert game.grid[0] and "a1-b1" not in view_of(game)["legal"]
+    post(client, "/api/new", {"game": 5})
+    why = client.get("/api/refusal?from=a1&to=b1").json()
+    assert why["error"] and "base" in why["message"]
+    refused = assert_refused(client.post("/api/drop", json={"from": "a1", "to": "b1"}), 409)
+    assert (why["error"], why["message"]) == (refused["error"], refused["message"])
+    assert client.get("/api/refusal?move=d").json() == {"error": None, "message": None}
+    assert client.get("/api/refusal?move=r").json()["error"]
+    assert client.get("/api/refusal?from=stock&to=stock").json()["error"] is None
+    assert_refused(client.get("/api/refusal?move=zz"), 400)
+    assert_refused(client.get("/api/refusal?from=a1"), 400)
+    assert state(client)["view"]["moves"] == 0

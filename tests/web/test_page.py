@@ -507,3 +507,60 @@ def test_a_win_shows_the_arranged_grid_then_time_moves_and_the_new_best(
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "won-dialog-1280x800.png"))
     no_errors(page)
+
+
+# ------------------------------------------------------------ smaller things
+def test_a_refused_drop_is_explained_without_a_refused_request(
+    open_page: Callable[..., Page],
+) -> None:
+    """Deal 5: the 3 of diamonds (a1) does not go on the 9 of diamonds (b1)."""
+    page = open_page(5, motion="no-preference")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(f"{r.method} {r.url.split('/', 3)[-1]}"))
+    page.click('[data-cell="a1"]')
+    page.click('[data-cell="b1"]')
+    page.wait_for_function("() => document.getElementById('message').textContent")
+    ready(page)
+    assert "3 of diamonds is a base" in (page.locator("#message").text_content() or "")
+    assert not [s for s in sent if s.startswith("POST")], sent
+    assert state(page)["view"]["moves"] == 0
+    no_errors(page)  # no "Failed to load resource: 409" in the console
+
+
+def test_the_rules_have_one_title_and_their_close_button_stays_in_reach(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(1, width=390, height=844)
+    page.click("#btn-menu")
+    page.locator("#menu-list").get_by_role("button", name="Rules").click()
+    page.locator("#rules-text h3").first.wait_for()
+    headings = page.eval_on_selector_all("#dlg-rules h1, #dlg-rules h2",
+                                         "els => els.filter(e => !e.closest('#rules-text'))"
+                                         ".map(e => e.textContent)")
+    assert headings == ["Devil's Grip: the rules"], headings
+    close = page.locator("#dlg-rules .dlg-actions .close")
+    box = close.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844, box
+    assert close.is_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "rules-390x844.png"))
+    close.click()
+    assert page.locator("#dlg-rules").is_hidden()
+    no_errors(page)
+
+
+def test_empty_stock_and_talon_show_no_count(open_page: Callable[..., Page]) -> None:
+    page = open_page(1)
+    assert page.locator("#talon-count").is_hidden()
+    for _ in range(24):
+        post(page, "/api/move", {"move": "d"})
+    page.reload()
+    ready(page)
+    assert page.locator("#stock-count").is_hidden()
+    assert page.locator("#talon-count").is_visible()
+    talon = page.locator("#talon .fan.top").bounding_box()
+    badge = page.locator("#talon-count").bounding_box()
+    assert talon is not None and badge is not None
+    # the talon's count sits on its top card's corner
+    assert talon["x"] < badge["x"] + badge["width"] / 2 < talon["x"] + talon["width"] + 8
+    no_errors(page)

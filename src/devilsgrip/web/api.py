@@ -348,6 +348,34 @@ async def get_picked(request: Request, web: WebState, browser: Browser, tr: Tr) 
                              "text": table.say_picked(game, place, tr)})
 
 
+async def get_refusal(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """Why an action would be refused, asked before acting (nothing changes):
+    ``?from=a1&to=c2`` a drop, ``?move=d`` a move, ``?from=stock&to=stock`` the stock's click.
+
+    ``{"error": null, "message": null}`` when it would be played.  The page asks this
+    instead of sending what ``view.legal`` already excludes; the action itself still
+    answers 409 with the same reason.
+    """
+    query = request.query_params
+    session = browser.session
+    text = query.get("move")
+    if text is not None:
+        problem = table.move_refusal(session, Move.from_text(text[:32]))
+    else:
+        names = [query.get(key) for key in ("from", "to")]
+        if names[0] is None or names[1] is None:
+            raise WebError(400, "missing-field", N_("'{field}' is missing"),
+                           field="from" if names[0] is None else "to")
+        source, target = table.parse_place(names[0][:8]), table.parse_place(names[1][:8])
+        if source == target == table.STOCK:
+            problem = table.move_refusal(session, table.stock_move(session.game))
+        else:
+            problem = table.drop_refusal(session, source, target)
+    if problem is None:
+        return SafeJSONResponse({"error": None, "message": None})
+    return SafeJSONResponse({"error": problem.code, "message": table.say_error(problem, tr)})
+
+
 async def get_stats(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
     best: int | None = None
     with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):

@@ -200,7 +200,14 @@ export async function openRules() {
   openDialog("dlg-rules");
   try {
     const data = await api("GET", "/api/rules");
-    box.replaceChildren(renderMarkdown(data.text || ""));
+    const doc = renderMarkdown(data.text || "");
+    // the text's own first heading is the dialog's one title
+    const first = doc.firstElementChild;
+    if (first && /^H[1-3]$/.test(first.tagName)) {
+      $("rules-title").textContent = first.textContent;
+      first.remove();
+    }
+    box.replaceChildren(doc);
   } catch (error) {
     box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message }));
   }

@@ -2,12 +2,12 @@
 // hints, and what follows a move (the arrangement of a won grid, the end).
 
 import { captureRects, flourish, pause, planFlights, runFlights, snapBack } from "./animation.js";
-import { api, enqueue } from "./api.js";
+import { api, ApiError, enqueue } from "./api.js";
 import { confirmThen, openEnd } from "./dialogs.js";
 import { cardName, loadStrings, t } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
 import { applyStrings, drawHintArrow, placeEl, render, renderClock } from "./render.js";
-import { app, CELLS, gameKey, placeName, selectable, speed, view } from "./state.js";
+import { app, CELLS, gameKey, legal, placeName, selectable, speed, view } from "./state.js";
 import { closeViewer } from "./viewer.js";
 
 // Pick up the card at place (null: put it back).  Where it can go is said in words by
@@ -96,8 +96,33 @@ export async function send(path, body, options = {}) {
   }
 }
 
+// What view.legal already excludes is not sent: the server's table layer is asked why it
+// would be refused (GET /api/refusal, nothing changes) and the reason is shown.
+async function sendChecked(ask, path, body, options = {}) {
+  if (ask) {
+    let why = null;
+    try {
+      why = await api("GET", "/api/refusal?" + new URLSearchParams(ask));
+    } catch (error) {
+      return refused(error, options);
+    }
+    if (why && why.error) {
+      app.selected = null;
+      clearHint();
+      return refused(new ApiError(why.message, why.error, 409), options);
+    }
+  }
+  return send(path, body, options);
+}
+
+function legalBetween(from, to) {
+  const prefix = from === "talon" ? "t-" : CELLS[from] + "-";
+  return typeof to === "number" && legal().includes(prefix + CELLS[to]);
+}
+
 export function play(text, options) {
-  return enqueue(() => send("/api/move", { move: text }, options));
+  const ask = legal().includes(text) ? null : { move: text };
+  return enqueue(() => sendChecked(ask, "/api/move", { move: text }, options));
 }
 
 // A card taken from one place and dropped on another: the server's drop policy
@@ -112,20 +137,23 @@ export function playDrop(from, to, options = {}) {
   const offer = !options.swap && typeof from === "number" && typeof to === "number"
     && view() && view().grid[from].length && view().grid[to].length
     ? { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) } : null;
-  return enqueue(() => send("/api/drop", body, { ...options, offer }));
+  const ask = options.swap || legalBetween(from, to) ? null : body;
+  return enqueue(() => sendChecked(ask, "/api/drop", body, { ...options, offer }));
 }
 
 // A click on the stock: the server deals, or redeals once the stock is empty.
 export function dealOrRedeal() {
-  return enqueue(() => send("/api/stock", {}));
+  const ask = legal().includes("d") || legal().includes("r") ? null : { from: "stock", to: "stock" };
+  return enqueue(() => sendChecked(ask, "/api/stock", {}));
 }
 
 export function simple(path, options = {}) {
   return enqueue(() => send(path, options.body, options));
 }
 
-export const undo = () => simple("/api/undo");
-export const redo = () => simple("/api/redo");
+// Undo and redo are sent only when the state says they can be (the buttons show it).
+export const undo = () => (app.state && app.state.can_undo ? simple("/api/undo") : null);
+export const redo = () => (app.state && app.state.can_redo ? simple("/api/redo") : null);
 
 // Leaving a game that has moves ends it (as given up, or as over): the server
 // says when that needs asking (game.leave_asks), the page asks.
