@@ -11,6 +11,11 @@ import { $, app, COLUMNS, selectable, targetsFrom } from "./state.js";
 import { leaveViewer, viewerPlay, viewerStep } from "./viewer.js";
 
 // ------------------------------------------------------------------- input
+// what only input needs: the last pick (a double-click is two picks of one place) and a
+// click that ends a drag, which must not count as a click
+let lastPick = { place: null, time: 0 };
+let suppressClick = false;
+
 export function onPlaceActivate(place, viaKeyboard) {
   finishAnimations(); // the board shows where everything is before anything is picked up
   if (place === "stock") {
@@ -21,15 +26,15 @@ export function onPlaceActivate(place, viaKeyboard) {
   const now = performance.now();
   if (app.selected === null) {
     if (selectable(place)) {
-      app.lastPick = { place, time: now };
+      lastPick = { place, time: now };
       select(place);
     }
     return;
   }
   if (app.selected === place) {
     // a double-click, or Enter on the card already picked: its one move
-    const repeat = app.lastPick.place === place && now - app.lastPick.time < 450;
-    app.lastPick = { place: null, time: 0 };
+    const repeat = lastPick.place === place && now - lastPick.time < 450;
+    lastPick = { place: null, time: 0 };
     if (repeat || viaKeyboard) autoMove(place);
     else select(null);
     return;
@@ -57,8 +62,8 @@ export function autoMove(place) {
 }
 
 export function onClick(event) {
-  if (app.suppressClick) {
-    app.suppressClick = false;
+  if (suppressClick) {
+    suppressClick = false;
     return;
   }
   if (app.viewer) return; // the best line is only watched
@@ -121,8 +126,8 @@ export function endDrag(event, cancelled) {
   document.body.classList.remove("dragging");
   if (d.over !== null && typeof d.over === "number") placeEl(d.over).classList.remove("over");
   if (!d.ghost) return; // a plain click: the click event handles it
-  app.suppressClick = true;
-  window.setTimeout(() => { app.suppressClick = false; }, 0);
+  suppressClick = true;
+  window.setTimeout(() => { suppressClick = false; }, 0);
   const ghost = { el: d.ghost, rect: d.rect, place: d.place };
   const restore = () => d.source.classList.remove("lifted");
   const target = cancelled ? null : placeOf(document.elementFromPoint(event.clientX, event.clientY));

@@ -12,6 +12,8 @@ export function say(text) {
 
 // The message line; offer is an action the player may take instead ({label, action}),
 // for example swapping two piles after a drop that does not build.
+let messageTimer = 0;
+
 // It is also spoken: the page has one live region (#announce), and the message line is not one.
 export function showMessage(text, kind = "info", offer = null) {
   const el = $("message");
@@ -26,9 +28,9 @@ export function showMessage(text, kind = "info", offer = null) {
     b.addEventListener("click", () => { showMessage(""); offer.action(); });
     el.replaceChildren(Object.assign(document.createElement("span"), { textContent: text, className: "said" }), " ", b);
   }
-  window.clearTimeout(app.messageTimer);
+  window.clearTimeout(messageTimer);
   if (text && kind !== "sticky") {
-    app.messageTimer = window.setTimeout(() => { el.textContent = ""; el.className = "message"; }, offer ? 12000 : 7000);
+    messageTimer = window.setTimeout(() => { el.textContent = ""; el.className = "message"; }, offer ? 12000 : 7000);
   }
 }
 

@@ -10,6 +10,8 @@ import { applyStrings, drawHintArrow, placeEl, render, renderClock } from "./ren
 import { app, CELLS, gameKey, legal, placeName, selectable, speed, view } from "./state.js";
 import { closeViewer } from "./viewer.js";
 
+let endShownFor = ""; // the end dialog opens once for each end of a game
+
 // Pick up the card at place (null: put it back).  Where it can go is said in words by
 // the server's table layer ("... it can go on c2 or f3.").
 export function select(place) {
@@ -173,7 +175,7 @@ export function newGame(body, ask = true, onRefused = null) {
   const request = { ...body };
   if (app.settings.rules && !request.rules) request.rules = app.settings.rules;
   return leaveThen(() => {
-    app.endShownFor = "";
+    endShownFor = "";
     simple("/api/new", { body: request, dealIn: true, onRefused });
   }, ask);
 }
@@ -181,7 +183,7 @@ export function newGame(body, ask = true, onRefused = null) {
 // Play again and restart: a new game of the same deal (the one left keeps its result).
 export function playAgain(ask = true) {
   return leaveThen(() => {
-    app.endShownFor = "";
+    endShownFor = "";
     simple("/api/restart", { dealIn: true });
   }, ask);
 }
@@ -226,8 +228,8 @@ export async function afterMove() {
   if (v.won && app.arrangedFor === id && app.arranged < swaps.length && !app.viewer) {
     await arrange(swaps);
   }
-  if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer) {
-    app.endShownFor = gameKey();
+  if ((v.over || v.won || v.given_up) && endShownFor !== gameKey() && !app.viewer) {
+    endShownFor = gameKey();
     if (v.won) {
       await flourish();
       // the arranged grid stays in view a moment before the dialog covers it

@@ -140,6 +140,8 @@ export function renderClock() {
   $("time").textContent = formatTime(seconds);
 }
 
+let shownWarning = ""; // the saving warning is shown once, not on every render
+
 export function render() {
   const st = app.state;
   if (!st) return;
@@ -161,8 +163,8 @@ export function render() {
     parts.push(t("Redeals left: {count}", { count: v.redeals_left }));
   }
   $("rules-line").textContent = parts.join(" · ");
-  if (game.warning && game.warning !== app.warning) showMessage(game.warning, "error");
-  app.warning = game.warning || "";
+  if (game.warning && game.warning !== shownWarning) showMessage(game.warning, "error");
+  shownWarning = game.warning || "";
   // stock
   const stock = $("stock");
   stock.dataset.count = String(v.stock);

@@ -14,17 +14,13 @@ export const app = {
   state: null,
   settings: { lang: "en", four_colour: false, animation: "normal", rules: "classic" },
   selected: null, // "talon" or a cell index
-  lastPick: { place: null, time: 0 },
-  endShownFor: "",
   arrangedFor: "",
   arranged: 0, // how many of the won grid's arranging swaps are shown
   viewer: null, // the best line on show: {sol, index, running}; nothing is sent
   solutionCache: null, // {key, sol}: the line of the game that ended
   hintTimer: 0,
-  messageTimer: 0,
   clock: { base: 0, at: 0, running: false },
   drag: null,
-  suppressClick: false,
   pending: 0, // tasks queued or running (api.js)
 };
 
