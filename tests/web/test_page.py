@@ -220,10 +220,14 @@ def test_a_hint_is_an_arrow_and_clears_the_selection(open_page: Callable[..., Pa
     source = next(i for i, p in enumerate(st["view"]["grid"]) if p)
     page.click(f'[data-cell="{CELL_NAMES[source]}"]')
     assert page.locator(".place.selected").count() == 1
-    page.keyboard.press("h")
-    page.wait_for_function("() => document.getElementById('message').textContent", timeout=30_000)
-    ready(page)
-    assert page.locator(".place.selected").count() == 0
+    for _ in range(3):  # a busy machine may find no hint in time: ask again
+        page.keyboard.press("h")
+        page.wait_for_function("() => document.getElementById('message').textContent",
+                               timeout=30_000)
+        ready(page)
+        assert page.locator(".place.selected").count() == 0
+        if page.locator("#hint-layer path").count():
+            break
     layer = page.locator("#hint-layer")
     if page.locator("#hint-layer path").count():
         marked = page.eval_on_selector_all(".place.hint", "els => els.map(e => e.dataset.cell"
