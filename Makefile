@@ -8,7 +8,7 @@ PLAY_STAMP := $(VENV)/.play-installed
 TEST_STAMP := $(VENV)/.test-installed
 ARGS ?=
 
-.PHONY: play test lint typecheck pytest browser clean bench
+.PHONY: play test lint typecheck pytest browser axe clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,13 +36,24 @@ browser:
 	  else echo "warning: chromium missing; browser tests will be skipped"; fi; \
 	fi
 
+# axe-core for the browser tests' accessibility checks: a test-only tool, installed (not
+# committed) into .test-tools/ when npm is there; without it those checks are skipped.
+AXE := .test-tools/node_modules/axe-core/axe.min.js
+axe:
+	@if [ ! -f $(AXE) ]; then \
+	  if command -v npm >/dev/null 2>&1; then \
+	    npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix .test-tools axe-core@4 >/dev/null \
+	      || echo "warning: could not install axe-core; accessibility checks will be skipped"; \
+	  else echo "warning: npm missing; accessibility checks will be skipped"; fi; \
+	fi
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/devilsgrip
 
-pytest: $(TEST_STAMP) browser
+pytest: $(TEST_STAMP) browser axe
 	$(BIN)/pytest -n 2 $(ARGS)
 
 test: lint typecheck pytest
@@ -51,4 +62,4 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools

@@ -31,11 +31,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import i18n
-from devilsgrip.cards import CELL_NAMES, GRID_SIZE, Card, card_symbol
+from devilsgrip.cards import CELL_NAMES, GRID_SIZE, Card, card_symbol, short_text
 from devilsgrip.errors import DeckError, DevilsGripError, IllegalMoveError, MoveError
 from devilsgrip.game import Game, MoveEffect, Source, Status
 from devilsgrip.i18n import N_
-from devilsgrip.notation import DEAL, REDEAL, Move, MoveKind, grid_build, swap, talon_build
+from devilsgrip.notation import (
+    DEAL,
+    REDEAL,
+    Move,
+    MoveKind,
+    grid_build,
+    parse_game_number,
+    swap,
+    talon_build,
+)
 from devilsgrip.rules import PRESETS, Rules
 from devilsgrip.session import PlaySession
 
@@ -169,6 +178,26 @@ def refusal(game: Game, source: Place, target: Place) -> IllegalMoveError | None
     except IllegalMoveError as exc:
         return exc
     return None
+
+
+def _final_refusal(session: PlaySession) -> IllegalMoveError | None:
+    if session.final:
+        return _refuse("game-finished", "this game is finished: its result stands")
+    return None
+
+
+def move_refusal(session: PlaySession, move: Move) -> IllegalMoveError | None:
+    """Why playing ``move`` in the session would be refused (None: it would be played).
+
+    Asked before acting, so a screen need not send what will be refused; the move
+    itself still refuses with the same reason.
+    """
+    return _final_refusal(session) or session.game.reason(move)
+
+
+def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalMoveError | None:
+    """Why the drop of ``source`` on ``target`` would be refused (None: it plays or puts back)."""
+    return _final_refusal(session) or refusal(session.game, source, target)
 
 
 def targets(game: Game, place: Place) -> list[Place]:
@@ -353,6 +382,34 @@ def new_game(
     left = session.leave()
     fresh = PlaySession.begin(session.store, game, session.owner, session.store_error)
     return fresh, Event("new", left=left)
+
+
+def read_deal_number(value: int | str) -> int:
+    """The deal number a player asked for, typed as text (or sent as a whole number).
+
+    Decimal ASCII digits, 1 .. 2**63-1, exact however large (never through a float);
+    anything else raises the engine's :class:`~devilsgrip.errors.DeckError`, whose
+    reason the screens show in the player's language.
+
+    >>> read_deal_number(" 9007199254740993 ")
+    9007199254740993
+    >>> say_error(_caught(read_deal_number, "0"), Words("en"))
+    'Game number 0 is out of range: 1 .. 9223372036854775807.'
+    """
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise DeckError("game-number-bad", f"bad game number '{short_text(str(value))}'",
+                        number=short_text(str(value)))
+    text = value if isinstance(value, str) else str(value)
+    return parse_game_number(text)
+
+
+def _caught(fn: Callable[..., Any], *args: Any) -> BaseException | None:
+    """The error ``fn(*args)`` raises (None when it raises none); for the examples."""
+    try:
+        fn(*args)
+    except DevilsGripError as exc:
+        return exc
+    return None
 
 
 def play_again(session: PlaySession) -> tuple[PlaySession, Event]:

@@ -224,3 +224,42 @@ def test_a_review_is_only_for_a_game_that_ended_and_is_kept(tmp_path: Path) -> N
         assert again.to_dict() == review.to_dict()
         text = table.say_review(review, session.game, Words("fr"))
         assert text.startswith("Gagnable jusqu'au coup") and not NOTATION.search(text)
+
+
+# ------------------------------------------------------------ deal numbers
+@pytest.mark.parametrize("typed, number", [
+    ("5", 5), (" 42 ", 42), ("0042", 42), (7, 7),
+    ("9007199254740993", 2**53 + 1), ("9223372036854775807", 2**63 - 1),
+])
+def test_a_deal_number_is_read_exactly_from_text(typed: int | str, number: int) -> None:
+    assert table.read_deal_number(typed) == number
+
+
+@pytest.mark.parametrize("typed, code", [
+    ("0", "game-number-range"), (0, "game-number-range"),
+    ("9223372036854775808", "game-number-range"), ("9" * 5000, "game-number-range"),
+    ("-3", "game-number-bad"), (-3, "game-number-bad"), ("1.5", "game-number-bad"),
+    ("", "game-number-bad"), ("٣", "game-number-bad"), ("1e3", "game-number-bad"),
+    (2.5, "game-number-bad"), (True, "game-number-bad"),
+])
+def test_a_bad_deal_number_gets_the_games_own_reason(typed: object, code: str) -> None:
+    from devilsgrip.errors import DeckError
+
+    with pytest.raises(DeckError) as caught:
+        table.read_deal_number(typed)  # type: ignore[arg-type]
+    assert caught.value.code == code
+    for lang in LANGUAGES:
+        text = table.say_error(caught.value, Words(lang))
+        assert text and text[0].isupper() and text.endswith(".")
+
+
+def test_refusals_asked_before_acting_match_the_refusal_of_the_act() -> None:
+    session = PlaySession.start(None, number=5)
+    assert table.drop_refusal(session, 0, 1) is not None
+    with pytest.raises(IllegalMoveError) as caught:
+        table.play(session, table.drop_move(session.game, 0, 0) or grid_build(0, 1))
+    assert caught.value.code == table.drop_refusal(session, 0, 1).code  # type: ignore[union-attr]
+    assert table.move_refusal(session, DEAL) is None
+    session.give_up()
+    assert table.move_refusal(session, DEAL).code == "game-finished"  # type: ignore[union-attr]
+    assert table.drop_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]

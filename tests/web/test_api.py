@@ -186,7 +186,11 @@ def test_restart_and_new(client: TestClient) -> None:
         {"game": -3},
         {"game": MAX_GAME_NUMBER + 1},
         {"game": True},
-        {"game": "5"},
+        {"game": "0"},
+        {"game": "-3"},
+        {"game": "1.5"},
+        {"game": "9223372036854775808"},
+        {"game": "5" * 41},
         {"game": 2.5},
         {"game": 5, "deck": "x"},
         {"deck": "2S 3S"},
@@ -205,6 +209,21 @@ def test_bad_new_game_is_refused(client: TestClient, body: dict[str, Any]) -> No
 def test_largest_game_number(client: TestClient) -> None:
     data = post(client, "/api/new", {"game": MAX_GAME_NUMBER}).json()
     assert data["game"]["number"] == MAX_GAME_NUMBER
+
+
+@pytest.mark.parametrize("typed", ["5", "9007199254740993", str(MAX_GAME_NUMBER)])
+def test_a_game_number_may_come_as_text(client: TestClient, typed: str) -> None:
+    data = post(client, "/api/new", {"game": typed}).json()
+    assert data["game"]["number"] == int(typed)
+    assert data["view"] == view_of(Game(int(typed)))
+
+
+def test_an_out_of_range_game_number_gets_the_games_own_reason(client: TestClient) -> None:
+    refused = assert_refused(client.post("/api/new", json={"game": "0"}), 400)
+    assert refused["error"] == "game-number-range"
+    assert "out of range" in refused["message"]
+    french = client.post("/api/new", json={"game": "0"}, headers={"accept-language": "fr"})
+    assert assert_refused(french, 400)["message"] != refused["message"]
 
 
 def test_give_up_then_solution(client: TestClient) -> None:
@@ -607,3 +626,32 @@ def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
         gid = state(first)["game"]["id"]
         assert store.load_game(gid).moves_played == 2
     assert state(first)["view"]["moves"] == 2
+
+
+def test_picked_tells_in_words_where_a_card_can_go(client: TestClient) -> None:
+    game = Game(1)
+    source = next(m for m in game.generate_moves() if m.kind.name == "BUILD")
+    name = CELL_NAMES[source.src]
+    data = client.get(f"/api/picked?place={name}").json()
+    assert data["place"] == name and CELL_NAMES[source.dst] in data["text"]
+    assert data["text"].startswith("Picked up") and data["text"].endswith(".")
+    assert assert_refused(client.get("/api/picked?place=talon"), 409)["error"] == "talon-empty"
+    assert_refused(client.get("/api/picked?place=z9"), 400)
+    assert_refused(client.get("/api/picked"), 400)
+    assert state(client)["view"] == view_of(Game(1))
+
+
+def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
+    game = Game(5)  # the 3 of diamonds in a1 does not go on the 9 of diamonds in b1
+    assert game.grid[0] and "a1-b1" not in view_of(game)["legal"]
+    post(client, "/api/new", {"game": 5})
+    why = client.get("/api/refusal?from=a1&to=b1").json()
+    assert why["error"] and "base" in why["message"]
+    refused = assert_refused(client.post("/api/drop", json={"from": "a1", "to": "b1"}), 409)
+    assert (why["error"], why["message"]) == (refused["error"], refused["message"])
+    assert client.get("/api/refusal?move=d").json() == {"error": None, "message": None}
+    assert client.get("/api/refusal?move=r").json()["error"]
+    assert client.get("/api/refusal?from=stock&to=stock").json()["error"] is None
+    assert_refused(client.get("/api/refusal?move=zz"), 400)
+    assert_refused(client.get("/api/refusal?from=a1"), 400)
+    assert state(client)["view"]["moves"] == 0

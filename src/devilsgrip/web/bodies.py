@@ -1,0 +1,115 @@
+"""Request bodies: strict UTF-8 JSON objects, bounded in size and depth, fields checked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from starlette.requests import ClientDisconnect, Request
+
+from devilsgrip.i18n import N_
+from devilsgrip.rules import Rules
+from devilsgrip.web.responses import WebError, shown
+from devilsgrip.web.security import MAX_BODY
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON object (``{}`` for an empty body); at most :data:`MAX_BODY`."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise WebError(413, "body-too-large",
+                               N_("the request is too large (at most {limit} bytes)"),
+                               limit=MAX_BODY)
+            chunks.append(chunk)
+    except ClientDisconnect as exc:  # the page went away (a tab closed) while sending
+        raise WebError(400, "client-gone", N_("the request ended before its body")) from exc
+    body = b"".join(chunks)
+    if not body.strip():
+        return {}
+    try:
+        text = body.decode("utf-8", errors="strict")
+        if _too_deep(text):
+            raise WebError(400, "bad-json", N_("the request is nested too deeply"))
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise WebError(400, "bad-json", N_("the request is not valid JSON")) from exc
+    if not isinstance(data, dict):
+        raise WebError(400, "bad-json", N_("the request must be a JSON object"))
+    if not _clean_text(data):
+        raise WebError(400, "bad-text", N_("the request holds text that is not valid Unicode"))
+    return data
+
+
+MAX_DEPTH: Final = 8
+"""The deepest nesting of arrays and objects a request may have (the API needs 1)."""
+
+
+def _too_deep(text: str) -> bool:
+    """True when ``text`` opens more than :data:`MAX_DEPTH` arrays or objects at once
+    (a cheap scan before parsing: deep nesting would exhaust the parser's stack)."""
+    depth = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
+def _clean_text(value: object) -> bool:
+    """No string in ``value`` (keys included) holds a lone surrogate."""
+    if isinstance(value, str):
+        return not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return all(_clean_text(k) and _clean_text(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_clean_text(v) for v in value)
+    return True
+
+
+def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise WebError(400, "unknown-field", N_("unknown field '{field}'"), field=shown(key))
+
+
+def string_field(data: Mapping[str, Any], key: str, limit: int) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise WebError(400, "bad-field", N_("'{field}' must be text of at most {limit} characters"),
+                       field=key, limit=limit)
+    return value
+
+
+def rules_field(value: str | None) -> str | None:
+    if value is None:
+        return None
+    return str(Rules.parse(value))
+
+
+def bool_field(data: Mapping[str, Any], key: str) -> bool | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise WebError(400, "bad-field", N_("'{field}' must be true or false"), field=key)
+    return value
