@@ -18,7 +18,7 @@ its own cost (a lone client sees about 0.9 ms a move).  The paced run's default
 is a brisk player: a move a second on average.  The saturated run is a stress
 figure (about 560 moves/s here, all of it queued).
 
-Targets (issue 6): p99 move latency under 10 ms; first paint under 300 ms.
+Targets: p99 move latency under 10 ms; first paint under 300 ms.
 
     .venv/bin/python benchmarks/web.py [--games 50] [--moves 40] [--think 1.0]
 """

@@ -12,7 +12,7 @@ and motion allowed, and times:
 3. **a pick-up during a flight**: a deal, then at once a click on a grid cell:
    the time until that cell shows as picked up.
 
-Target (issue 18): ten quick deals within 1.5 s at normal speed.
+Target: ten quick deals within 1.5 s at normal speed.
 
     .venv/bin/python benchmarks/web_feel.py [--runs 3] [--size 390x844]
 """
