@@ -417,6 +417,7 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "record-no-start": N_("the record has no Game, Deck or Position tag"),
     "record-illegal-move": N_("move {number} '{move}': {reason}"),
     "record-mismatch": N_("the record does not agree with its moves"),
+    "record-bad-hints": N_("bad number of hints in the record"),
     # analysis runs and results files (AnalysisError)
     "results-missing": N_("no results file at {path}"),
     "results-unreadable": N_("cannot use {path} as a results file: {reason}"),

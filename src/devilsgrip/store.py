@@ -1149,7 +1149,11 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
         ended = game.tags.pop("Ended", None)
         game.tags.pop("Owner", None)
         hints_text = game.tags.pop("Hints", "0")
-        hints = min(parse_number(hints_text, MAX_COUNT) or 0, MAX_COUNT)
+        hints = parse_number(hints_text, MAX_COUNT)
+        if hints is None or hints > MAX_COUNT:
+            report.bad.append((index, DevilsGripError(
+                "record-bad-hints", f"bad Hints count '{hints_text[:20]}' in the record")))
+            continue
         if started is not None and parse_time(started) is None:
             started = None
         if started is not None:

@@ -170,13 +170,16 @@ def test_cli_stats_translated(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "█" in french and "72" not in english.replace("61-72", "")
 
 
-def test_an_odd_hints_tag_is_read_as_no_hints(store: Store) -> None:
+def test_an_odd_hints_tag_is_a_bad_record(store: Store) -> None:
     game = Game(3)
     game.play("d")
     game.give_up()
-    for value, hints in (("²", 0), ("9" * 5000, 10**9), ("7", 7)):
+    for value, hints in (("²", None), ("9" * 5000, None), ("7", 7)):
         game.tags["Hints"] = value
         report = import_records(store, game.record())
-        assert not report.bad and len(report.imported) == 1
-        info = store.game_info(report.imported[0])
-        assert info is not None and info.hints == hints
+        if hints is None:
+            assert not report.imported and [i for i, _e in report.bad] == [1]
+            assert report.bad[0][1].code == "record-bad-hints"
+        else:
+            info = store.game_info(report.imported[0])
+            assert info is not None and info.hints == hints

@@ -32,7 +32,7 @@ from devilsgrip.web.bodies import bool_field, only_keys, read_json, rules_field,
 from devilsgrip.web.browsers import Browser, WebState, cookie_token, set_cookie
 from devilsgrip.web.responses import SafeJSONResponse, WebError, error_response, shown
 
-HINT_PATIENCE: Final = 3.0
+HINT_PATIENCE: Final = 6.0
 """How many times its time limit the server waits for a hint before it gives up: the
 hint's budgets are counted in nodes, which a busy machine takes longer to search."""
 _TOLD_WITH_END: Final = frozenset({"move", "undo", "redo", "resume", "load", "changed"})
@@ -309,9 +309,10 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
     limit = web.options.hint_time
     try:
         result = await _in_thread(lambda: find_hint(copy, time_limit=limit),
-                                  limit * HINT_PATIENCE + 2.0)
-    except TimeoutError:
-        result = None
+                                  limit * HINT_PATIENCE + 5.0)
+    except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
+        return SafeJSONResponse(none | {"code": "hint-timeout", "text": tr.gettext(
+            N_("No hint this time: it could not be worked out."))})
     if result is None:
         return SafeJSONResponse(none | {"text": table.say_hint(None, copy, tr)})
     move = result.move
