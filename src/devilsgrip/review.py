@@ -264,7 +264,13 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
 
 def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
     """No value after a move is better than before it; an earlier value too high is
-    lowered to a later one (its line: the played moves, then the later line)."""
+    lowered to a later one (its line: the played moves, then the later line).  A line
+    that begins with the move played reaches its value after that move too, so a later
+    value above it is lowered to it (a move on the best line costs nothing)."""
+    for i in range(len(points) - 1):
+        line = points[i].line
+        if line and line[0] == played[i] and points[i + 1].best > points[i].best:
+            points[i + 1] = _Point(points[i].best, points[i].proven, line[1:])
     for i in range(len(points) - 2, -1, -1):
         later = points[i + 1]
         if later.best < points[i].best:

@@ -33,6 +33,7 @@ def _consistent(review: Review, game: Game) -> None:
     assert 0 <= values[-1] <= game.score
     for m in review.moves:
         assert (m.better is not None) == (m.cost > 0)
+        assert m.better != m.move  # the line through the move played reaches its value
         assert m.seen in (None, "mistake", "hindsight")
         if m.cost == 0:
             assert m.better is None and m.seen is None
@@ -79,6 +80,18 @@ def test_every_better_move_replays_to_the_claimed_best(rules: str) -> None:
         found = solve(before, time_limit=5)
         # the claimed best is reached from there (the review had a line to it)
         assert found.score <= claimed or not found.proven
+
+
+def test_a_move_on_the_line_found_costs_nothing() -> None:
+    """Where values are not proven, a later solve may find less than the line before it
+    through the move played: that line bounds the value after the move."""
+    from devilsgrip.review import _make_consistent, _Point
+
+    d, t, other = Move.from_text("d"), Move.from_text("t-a1"), Move.from_text("t-b1")
+    points = [_Point(20, False, [d, other]), _Point(32, False, [t]), _Point(35, True, [])]
+    _make_consistent(points, [d, t])
+    assert [p.best for p in points] == [20, 20, 35]
+    assert points[1].line == [other]
 
 
 def test_values_match_the_plain_exhaustive_search_late_in_a_game() -> None:
