@@ -863,13 +863,16 @@ def say_review(review: Review, game: Game, words: Words) -> str:
     return " ".join(parts)
 
 
-def review_session(session: PlaySession, *, time_limit: float = 10.0,
-                   progress: Callable[[int, int], None] | None = None) -> Review:
+def review_session(
+    session: PlaySession, *, time_limit: float = 10.0,
+    progress: Callable[[int, int], None] | None = None,
+    sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
+) -> Review:
     """The review of the session's game, for any screen: kept in the store once made.
 
     Only a game that has ended is reviewed (``game-live`` otherwise: a review
     shows the stock); reviewing a game that is over makes it final, as showing
-    its best line does.
+    its best line does.  ``progress`` and ``sketch`` are as for ``review_game``.
     """
     from devilsgrip.review import Review, review_game
 
@@ -883,7 +886,7 @@ def review_session(session: PlaySession, *, time_limit: float = 10.0,
             kept = store.review(game_id)
             if kept is not None:
                 return Review.from_dict(kept)
-    review = review_game(game, time_limit=time_limit, progress=progress)
+    review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch)
     if store is not None and game_id is not None:
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())

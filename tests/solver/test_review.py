@@ -124,8 +124,20 @@ def test_reviews_are_consistent(rules: str, number: int, seed: int) -> None:
         if not moves or game.is_over():
             break
         game.play(rng.choice(moves))
-    review = review_game(game, time_limit=1.5, judge=False)
+    sketches: list[list[tuple[int, bool] | None]] = []
+    review = review_game(game, time_limit=1.5, judge=False, sketch=sketches.append)
     _consistent(review, game)
+    # the first results: never decreasing, above the final values, equal where proven
+    assert sketches
+    final = [(review.start_best, review.start_proven),
+             *((m.best, m.proven) for m in review.moves)]
+    for known in sketches:
+        assert len(known) == len(final)
+        shown = [k for k in known if k is not None]
+        assert shown == sorted(shown, key=lambda k: k[0])
+        for k, (best, _proven) in zip(known, final, strict=True):
+            if k is not None:
+                assert k[0] >= best and (not k[1] or k[0] == best)
 
 
 def test_the_verdict_never_reads_the_hidden_order() -> None:

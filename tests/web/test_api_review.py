@@ -16,8 +16,8 @@ from devilsgrip.solver import play_game
 from devilsgrip.web.server import COOKIE_NAME, ServerOptions, create_app
 
 MakeClient = Callable[..., TestClient]
-DONE_KEYS = {"status", "id", "review", "proven_share", "story", "deal", "rules", "costly",
-             "positions"}
+DONE_KEYS = {"status", "id", "review", "proven_share", "story", "number", "deal", "rules",
+             "costly", "positions"}
 COSTLY_KEYS = {"n", "move", "better", "cost", "best", "proven", "seen", "text", "played_text",
                "better_text", "seen_text", "arrows"}
 HISTORY_KEYS = {"id", "number", "deal", "rules", "status", "status_label", "score", "rating",
@@ -126,14 +126,19 @@ def test_progress_then_the_review_an_over_game_made_final_and_kept(
     assert first.status_code == 200, first.text
     running = first.json()
     assert running["status"] == "running" and running["id"] == over["game"]["id"]
-    assert set(running) == {"status", "id", "done", "total", "elapsed", "limit"}
+    assert set(running) == {"status", "id", "done", "total", "elapsed", "limit", "known"}
     assert running["limit"] == 2.0 and running["total"] >= len(moves)
+    assert running["known"] == [] or len(running["known"]) == len(moves) + 1
     final = client.get("/api/game").json()
     assert final["game"]["final"] is True and final["can_undo"] is False
     assert final["view"] == over["view"]
     assert refused(client.post("/api/undo"), 409) == "game-finished"
-    # asking again while it runs joins the same review
+    # asking again while it runs joins the same review; the first values come before the end
     assert client.post("/api/review").json()["status"] == "running"
+    sketches = []
+    while (answer := client.get("/api/review").json())["status"] == "running":
+        sketches.append(answer["known"])
+        time.sleep(0.05)
     doc = until_done(client)
     seconds = time.monotonic() - started
     assert seconds < 10
@@ -141,7 +146,14 @@ def test_progress_then_the_review_an_over_game_made_final_and_kept(
     game.play_all(list(moves))
     check_doc(doc, game)
     assert doc["costly"], "the greedy player lost cards somewhere"
-    assert doc["deal"] == "Game 3" and doc["rules"] == "Single pass"
+    early = [k for k in sketches if any(k)]
+    assert early, "no value was shown before the review ended"
+    values = [doc["review"]["start"], *doc["review"]["moves"]]
+    for known in early:
+        for k, v in zip(known, values, strict=True):
+            if k is not None:
+                assert k["best"] >= v["best"] and (not k["proven"] or k["best"] == v["best"])
+    assert (doc["number"], doc["deal"], doc["rules"]) == (3, "Game 3", "Single pass")
     # kept: asked again it is answered at once, the same, and in the language asked for
     t0 = time.monotonic()
     again = client.post("/api/review").json()

@@ -55,6 +55,8 @@ class ReviewJob:
     began: float = field(default_factory=time.monotonic)
     done: int = 0
     total: int = 0
+    known: list[tuple[int, bool] | None] = field(default_factory=list)
+    """The values found so far (the first results, shown while the review runs)."""
     task: asyncio.Future[Review] | None = None
     docs: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The finished answer in each language asked for."""
@@ -63,10 +65,16 @@ class ReviewJob:
         """Called from the worker thread as the review goes on."""
         self.done, self.total = done, total
 
+    def sketch(self, known: list[tuple[int, bool] | None]) -> None:
+        """Called from the worker thread with the values found so far."""
+        self.known = known
+
     def running(self) -> dict[str, Any]:
         return {
             "status": "running", "id": self.game_id, "done": self.done, "total": self.total,
             "elapsed": round(time.monotonic() - self.began, 1), "limit": self.limit,
+            "known": [None if k is None else {"best": k[0], "proven": k[1]}
+                      for k in self.known],
         }
 
 
@@ -83,6 +91,7 @@ def review_doc(game_id: int | None, game: Game, review: Review, tr: Tr) -> dict[
         "review": review.to_dict(),
         "proven_share": review.proven_share,
         "story": table.say_review(review, game, tr),
+        "number": game.number,
         "deal": table.deal_label(game, tr),
         "rules": table.rules_label(game.rules, tr),
         "costly": [{
@@ -169,7 +178,8 @@ def _start(web: WebState, browser: Browser, session: PlaySession) -> ReviewJob:
     job = ReviewJob(session.game_id, session, web.options.review_time)
 
     def work() -> Review:
-        return table.review_session(session, time_limit=job.limit, progress=job.progress)
+        return table.review_session(session, time_limit=job.limit, progress=job.progress,
+                                    sketch=job.sketch)
 
     task = asyncio.ensure_future(in_thread(work, job.limit * REVIEW_PATIENCE + 10.0))
     # a failure is answered to the request that reads it; one nobody reads is not logged
