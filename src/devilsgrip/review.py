@@ -56,6 +56,10 @@ LEAST_SOLVE: Final = 0.02
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` while a review runs."""
+Sketch = Callable[[list[tuple[int, bool] | None]], None]
+"""Called with the values found so far while a review runs, one per position (the deal,
+then after each move): ``(best, proven)``, or None where nothing is known yet.  They
+never decrease along the game; the finished review can still lower those not proven."""
 
 
 @dataclass(frozen=True)
@@ -146,12 +150,14 @@ def review_game(
     time_limit: float = 10.0,
     judge: bool = True,
     progress: Progress | None = None,
+    sketch: Sketch | None = None,
     seed: int = 0,
 ) -> Review:
     """Review ``game`` (its move stack from its start) within ``time_limit`` seconds.
 
     ``judge``: also tell for each costly move whether the player could have seen
-    it (the honest player's verdict, from the view the player had).
+    it (the honest player's verdict, from the view the player had).  ``progress`` hears
+    how far the review is, ``sketch`` the values found so far (the first results).
     """
     check_time_limit(time_limit)
     began = time.monotonic()
@@ -183,6 +189,8 @@ def review_game(
             solved += 1
             if progress is not None:
                 progress(min(solved, steps - 1), steps)
+            if sketch is not None:
+                sketch(_so_far(points))
         point = points[i]
         assert point is not None
         j, line = i, point.line
@@ -241,6 +249,22 @@ def review_game(
     return review
 
 
+def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
+    """The values known so far, made consistent: a known value above a later one is
+    lowered to it (it is reached by playing the moves between)."""
+    out: list[tuple[int, bool] | None] = [None] * len(points)
+    later: tuple[int, bool] | None = None
+    for i in range(len(points) - 1, -1, -1):
+        point = points[i]
+        if point is None:
+            continue
+        value = (point.best, point.proven)
+        if later is not None and later[0] < value[0]:
+            value = (later[0], later[0] == 0)
+        out[i] = later = value
+    return out
+
+
 def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
             until: float) -> None:
     """Solve again, with the time left, the unproven positions where the value rises
@@ -264,7 +288,13 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
 
 def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
     """No value after a move is better than before it; an earlier value too high is
-    lowered to a later one (its line: the played moves, then the later line)."""
+    lowered to a later one (its line: the played moves, then the later line).  A line
+    that begins with the move played reaches its value after that move too, so a later
+    value above it is lowered to it (a move on the best line costs nothing)."""
+    for i in range(len(points) - 1):
+        line = points[i].line
+        if line and line[0] == played[i] and points[i + 1].best > points[i].best:
+            points[i + 1] = _Point(points[i].best, points[i].proven, line[1:])
     for i in range(len(points) - 2, -1, -1):
         later = points[i + 1]
         if later.best < points[i].best:

@@ -932,6 +932,12 @@ class Store:
             return None
         return data if isinstance(data, dict) else None
 
+    def reviewed(self, owner: str) -> set[int]:
+        """The ids of the games of ``owner`` that have a kept review."""
+        rows = self._read("SELECT r.game_id FROM reviews r JOIN games g ON g.id = r.game_id "
+                          "WHERE g.owner = ?", (owner,))
+        return {int(r[0]) for r in rows}
+
     def delete_game(self, game_id: int) -> None:
         with self._write() as con:
             con.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))

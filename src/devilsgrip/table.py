@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 from devilsgrip import i18n
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE, Card, card_symbol, short_text
 from devilsgrip.errors import DeckError, DevilsGripError, IllegalMoveError, MoveError
-from devilsgrip.game import Game, MoveEffect, Source, Status
+from devilsgrip.game import Game, MoveEffect, Rating, Source, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import (
     DEAL,
@@ -51,6 +51,7 @@ from devilsgrip.session import PlaySession
 if TYPE_CHECKING:
     from devilsgrip.review import Review
     from devilsgrip.solver import Hint
+    from devilsgrip.store import GameInfo, Store
 
 __all__ = [
     "DEAL", "REDEAL", "STOCK", "TALON", "Event", "Place", "Summary", "Words", "act",
@@ -105,6 +106,18 @@ def move_places(move: Move) -> tuple[Place, ...]:
     """The places a move touches, from where it starts to where it ends (for a hint)."""
     if move.kind in (MoveKind.DEAL, MoveKind.REDEAL):
         return (STOCK,)
+    if move.kind == MoveKind.TALON:
+        return (TALON, move.dst)
+    return (move.src, move.dst)
+
+
+def move_arrow(move: Move) -> tuple[Place, Place]:
+    """Where an arrow showing ``move`` starts and ends: a deal from the stock to the talon,
+    a redeal back, a build from its card to its pile, a swap from one pile to the other."""
+    if move.kind == MoveKind.DEAL:
+        return (STOCK, TALON)
+    if move.kind == MoveKind.REDEAL:
+        return (TALON, STOCK)
     if move.kind == MoveKind.TALON:
         return (TALON, move.dst)
     return (move.src, move.dst)
@@ -650,7 +663,7 @@ def rules_label(rules: Rules | str, words: Words) -> str:
     return f"{label} ({rest.replace(',', ', ')})" if rest else label
 
 
-def deal_label(game: Game, words: Words) -> str:
+def deal_label(game: Game | GameInfo, words: Words) -> str:
     if game.number is not None:
         return words.gettext("Game {number}").format(number=game.number)
     return words.gettext("A dealt deck")
@@ -850,13 +863,16 @@ def say_review(review: Review, game: Game, words: Words) -> str:
     return " ".join(parts)
 
 
-def review_session(session: PlaySession, *, time_limit: float = 10.0,
-                   progress: Callable[[int, int], None] | None = None) -> Review:
+def review_session(
+    session: PlaySession, *, time_limit: float = 10.0,
+    progress: Callable[[int, int], None] | None = None,
+    sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
+) -> Review:
     """The review of the session's game, for any screen: kept in the store once made.
 
     Only a game that has ended is reviewed (``game-live`` otherwise: a review
     shows the stock); reviewing a game that is over makes it final, as showing
-    its best line does.
+    its best line does.  ``progress`` and ``sketch`` are as for ``review_game``.
     """
     from devilsgrip.review import Review, review_game
 
@@ -870,7 +886,7 @@ def review_session(session: PlaySession, *, time_limit: float = 10.0,
             kept = store.review(game_id)
             if kept is not None:
                 return Review.from_dict(kept)
-    review = review_game(game, time_limit=time_limit, progress=progress)
+    review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch)
     if store is not None and game_id is not None:
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())
@@ -909,20 +925,110 @@ def review_rows(review: Review, game: Game, words: Words) -> list[tuple[str, str
 
     w = words
     spots = positions(game)
-    told = review_moves_in_words(review, game, w)
     rows: list[tuple[str, str]] = []
+    for m in costly_moves(review, game, w):
+        shown = [position_text(spots[m.n - 1], w), "", m.played_text]
+        if m.better_text:
+            shown.append(m.better_text)
+        if m.seen_words:
+            shown.append(m.seen_words)
+        rows.append((m.line, "\n".join(shown)))
+    return rows
+
+
+@dataclass(frozen=True)
+class CostlyMove:
+    """A move that cost cards, as a screen lists it and shows it on the table."""
+
+    n: int
+    move: str
+    better: str | None
+    cost: int
+    best: int
+    proven: bool
+    seen: str | None
+    line: str
+    """The list's line: "Move 23: 9♠ from c1 onto 6♠ in a2 (+3, best after ~7)"."""
+    played_words: str
+    """The move played, as a phrase ("9♠ from c1 onto 6♠ in a2")."""
+    better_words: str
+    """The better move as a phrase ("" when none is known)."""
+    played_text: str
+    """"Played: 9♠ from c1 onto 6♠ in a2."."""
+    better_text: str
+    """"Better: dealing 3♦, 8♣, 5♠." ("" when none is known)."""
+    seen_words: str
+    """Whether a player could have seen it, as a sentence ("" when not judged)."""
+    played_arrow: tuple[Place, Place]
+    better_arrow: tuple[Place, Place] | None
+
+
+def costly_moves(review: Review, game: Game, words: Words) -> list[CostlyMove]:
+    """The moves of ``review`` that cost cards, in order, told in ``words``."""
+    w = words
+    told = review_moves_in_words(review, game, w)
+    out: list[CostlyMove] = []
     for m in review.costly:
         played, better = told[m.n]
         mark = "" if m.proven else "~"
-        line = w.gettext("Move {n}: {played} (+{cost}, best after {mark}{best})").format(
-            n=m.n, played=played, cost=m.cost, mark=mark, best=m.best)
-        shown = [position_text(spots[m.n - 1], w), "",
-                 sentence(w.gettext("played: {move}").format(move=played))]
-        if better:
-            shown.append(sentence(w.gettext("better: {better}").format(better=better)))
+        seen = ""
         if m.seen == "mistake":
-            shown.append(w.gettext("A player could have seen it from what was shown."))
+            seen = w.gettext("A player could have seen it from what was shown.")
         elif m.seen == "hindsight":
-            shown.append(w.gettext("Only the order of the stock showed it."))
-        rows.append((line, "\n".join(shown)))
-    return rows
+            seen = w.gettext("Only the order of the stock showed it.")
+        out.append(CostlyMove(
+            n=m.n, move=m.move, better=m.better, cost=m.cost, best=m.best, proven=m.proven,
+            seen=m.seen,
+            line=w.gettext("Move {n}: {played} (+{cost}, best after {mark}{best})").format(
+                n=m.n, played=played, cost=m.cost, mark=mark, best=m.best),
+            played_words=played, better_words=better,
+            played_text=sentence(w.gettext("played: {move}").format(move=played)),
+            better_text=sentence(w.gettext("better: {better}").format(better=better))
+            if better else "",
+            seen_words=seen,
+            played_arrow=move_arrow(Move.from_text(m.move)),
+            better_arrow=None if m.better is None else move_arrow(Move.from_text(m.better)),
+        ))
+    return out
+
+
+# ------------------------------------------------------------------ history
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game as the game history lists it, its labels in the player's words."""
+
+    game_id: int
+    number: int | None
+    deal: str
+    rules: str
+    status: str
+    status_label: str
+    score: int
+    rating: str
+    rating_label: str
+    moves: int
+    seconds: float
+    started: str
+    ended: str | None
+    reviewed: bool
+
+
+def history_entry(info: GameInfo, words: Words, reviewed: bool = False) -> HistoryEntry:
+    rating = Rating.of(info.score).value
+    return HistoryEntry(
+        game_id=info.id, number=info.number, deal=deal_label(info, words),
+        rules=rules_label(info.rules, words), status=info.status,
+        status_label=status_label(info.status, words), score=info.score, rating=rating,
+        rating_label=rating_label(rating, words), moves=info.moves,
+        seconds=info.play_seconds, started=info.started, ended=info.ended, reviewed=reviewed)
+
+
+def history(store: Store, owner: str, words: Words, *,
+            limit: int = 100) -> tuple[list[HistoryEntry], int]:
+    """The finished games of ``owner``, the latest to end first (at most ``limit``), and
+    how many finished games there are in all."""
+    finished = store.games(owner=owner, finished=True)
+    finished.sort(key=lambda g: (g.ended or g.updated, g.id), reverse=True)
+    reviewed = store.reviewed(owner)
+    shown = [history_entry(g, words, g.id in reviewed) for g in finished[:limit]]
+    return shown, len(finished)

@@ -33,6 +33,7 @@ def _consistent(review: Review, game: Game) -> None:
     assert 0 <= values[-1] <= game.score
     for m in review.moves:
         assert (m.better is not None) == (m.cost > 0)
+        assert m.better != m.move  # the line through the move played reaches its value
         assert m.seen in (None, "mistake", "hindsight")
         if m.cost == 0:
             assert m.better is None and m.seen is None
@@ -81,6 +82,18 @@ def test_every_better_move_replays_to_the_claimed_best(rules: str) -> None:
         assert found.score <= claimed or not found.proven
 
 
+def test_a_move_on_the_line_found_costs_nothing() -> None:
+    """Where values are not proven, a later solve may find less than the line before it
+    through the move played: that line bounds the value after the move."""
+    from devilsgrip.review import _make_consistent, _Point
+
+    d, t, other = Move.from_text("d"), Move.from_text("t-a1"), Move.from_text("t-b1")
+    points = [_Point(20, False, [d, other]), _Point(32, False, [t]), _Point(35, True, [])]
+    _make_consistent(points, [d, t])
+    assert [p.best for p in points] == [20, 20, 35]
+    assert points[1].line == [other]
+
+
 def test_values_match_the_plain_exhaustive_search_late_in_a_game() -> None:
     """Late positions of a one-pass game, small enough to solve outright."""
     game = play_game(Game(5, rules="single-pass"), "greedy")
@@ -111,8 +124,20 @@ def test_reviews_are_consistent(rules: str, number: int, seed: int) -> None:
         if not moves or game.is_over():
             break
         game.play(rng.choice(moves))
-    review = review_game(game, time_limit=1.5, judge=False)
+    sketches: list[list[tuple[int, bool] | None]] = []
+    review = review_game(game, time_limit=1.5, judge=False, sketch=sketches.append)
     _consistent(review, game)
+    # the first results: never decreasing, above the final values, equal where proven
+    assert sketches
+    final = [(review.start_best, review.start_proven),
+             *((m.best, m.proven) for m in review.moves)]
+    for known in sketches:
+        assert len(known) == len(final)
+        shown = [k for k in known if k is not None]
+        assert shown == sorted(shown, key=lambda k: k[0])
+        for k, (best, _proven) in zip(known, final, strict=True):
+            if k is not None:
+                assert k[0] >= best and (not k[1] or k[0] == best)
 
 
 def test_the_verdict_never_reads_the_hidden_order() -> None:

@@ -226,6 +226,65 @@ def test_a_review_is_only_for_a_game_that_ended_and_is_kept(tmp_path: Path) -> N
         assert text.startswith("Gagnable jusqu'au coup") and not NOTATION.search(text)
 
 
+def test_moves_as_arrows_and_costly_moves_in_words() -> None:
+    from devilsgrip.notation import Move
+    from devilsgrip.review import MoveReview, Review
+
+    assert table.move_arrow(DEAL) == (STOCK, TALON)
+    assert table.move_arrow(Move.from_text("r")) == (TALON, STOCK)
+    assert table.move_arrow(talon_build(5)) == (TALON, 5)
+    assert table.move_arrow(grid_build(0, 9)) == (0, 9)
+    assert table.move_arrow(swap(3, 4)) == (3, 4)
+    game = Game(1)
+    game.play_all(["d", "d"])
+    before = Game(1)  # the position before move 2, where the better move is legal
+    before.play("d")
+    better = next(m for m in before.generate_moves() if m.text() != "d")
+    review = Review("classic", game.score, 0, True, [
+        MoveReview(1, "d", 0, True, 0, None, None),
+        MoveReview(2, "d", 3, False, 3, better.text(), "hindsight")])
+    (costly,) = table.costly_moves(review, game, Words("en"))
+    assert (costly.n, costly.cost, costly.best, costly.proven) == (2, 3, 3, False)
+    assert costly.line.startswith("Move 2: dealing ") and "best after ~3" in costly.line
+    assert costly.played_text.startswith("Played: dealing ") and a_sentence(costly.played_text)
+    assert costly.better_text.startswith("Better: ") and a_sentence(costly.better_text)
+    assert costly.seen_words == "Only the order of the stock showed it."
+    assert costly.played_arrow == (STOCK, TALON)
+    assert costly.better_arrow == table.move_arrow(better)
+    french = table.costly_moves(review, game, Words("fr"))[0]
+    assert french.line != costly.line and not NOTATION.search(french.played_text)
+
+
+def test_the_history_lists_finished_games_latest_first(tmp_path: Path) -> None:
+    from devilsgrip.store import Store
+
+    with Store.open(tmp_path / "h.sqlite3") as store:
+        first = PlaySession.start(store, number=1, owner="web:a")
+        first.play("d")
+        first.give_up()
+        live = PlaySession.start(store, number=2, owner="web:a")
+        live.play("d")
+        other = PlaySession.start(store, number=3, owner="web:b")
+        other.play("d")
+        other.give_up()
+        second = PlaySession.start(store, number=4, rules="single-pass", owner="web:a")
+        second.play("d")
+        second.give_up()
+        assert first.game_id is not None and second.game_id is not None
+        store.save_review(first.game_id, {"rules": "classic"})
+        entries, total = table.history(store, "web:a", Words("en"))
+        assert total == 2
+        assert [e.game_id for e in entries] == [second.game_id, first.game_id]
+        latest, earlier = entries
+        assert (latest.deal, latest.rules, latest.status_label) == (
+            "Game 4", "Single pass", "given up")
+        assert (earlier.reviewed, latest.reviewed) == (True, False)
+        assert earlier.rating == "none" and earlier.moves == 1 and earlier.score == 72
+        assert table.history(store, "web:a", Words("en"), limit=1)[0] == [latest]
+        danish = table.history(store, "web:a", Words("da"))[0][0]
+        assert danish.rules != latest.rules and danish.status_label != latest.status_label
+
+
 # ------------------------------------------------------------ deal numbers
 @pytest.mark.parametrize("typed, number", [
     ("5", 5), (" 42 ", 42), ("0042", 42), (7, 7),

@@ -46,7 +46,8 @@ class LiveServer:
 
 def start_server(db: Path | None, **options: Any) -> LiveServer:
     opts = ServerOptions(db=db, hint_time=options.pop("hint_time", 0.5),
-                         solve_time=options.pop("solve_time", 5.0), **options)
+                         solve_time=options.pop("solve_time", 5.0),
+                         review_time=options.pop("review_time", 2.0), **options)
     return LiveServer(ServerThread(opts).start())
 
 
@@ -97,6 +98,7 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
             options.setdefault("extra_hosts", ("testserver",))
             options.setdefault("hint_time", 0.3)
             options.setdefault("solve_time", 1.0)
+            options.setdefault("review_time", 1.0)
             app = create_app(ServerOptions(**options))
         client = origin_client(app)
         client.__enter__()

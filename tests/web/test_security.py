@@ -258,6 +258,9 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
                 assert r.json()["view"] == mirror.view().to_dict()
         check(c.get("/api/game"))
         check(c.get("/api/solution"))  # refused while the game is on: scanned like the rest
+        check(c.post("/api/review"))
+        check(c.get("/api/review"))
+        check(c.get("/api/history"))
         # the end: every response is still scanned, except the one post-game line
         r = c.post("/api/giveup")
         mirror.give_up()
@@ -267,6 +270,9 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
         line = c.get("/api/solution")
         seen += 1
         _exempt_solution(line, mirror)
+        check(c.get("/api/history"))
+        seen += 1
+        _exempt_review(c, mirror)
         check(c.post("/api/restart"))
         mirror = Game(number)  # restarting a given-up game starts a new one on the same deal
         check(c.get("/api/game"))
@@ -285,6 +291,18 @@ def _exempt_solution(response: httpx.Response, game: Game) -> None:
     assert response.status_code == 200, response.text
     start = Game.from_position(game.start_position)
     assert _card_runs(response.text) & _leaks(start), "the line shows the deal"
+
+
+def _exempt_review(c: httpx.Client, game: Game) -> None:
+    """The review of a game that has ended may show the stock too (its better moves are
+    told in words); it is asked for only then, and it is about this game."""
+    assert game.given_up or game.is_over()
+    r = c.post("/api/review")
+    while r.status_code == 200 and r.json()["status"] == "running":
+        time.sleep(0.2)
+        r = c.get("/api/review")
+    assert r.status_code == 200, r.text
+    assert r.json()["positions"][-1] == game.view().to_dict()
 
 
 def test_no_response_reveals_the_stock_order(server_url: str) -> None:

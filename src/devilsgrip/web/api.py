@@ -291,7 +291,7 @@ async def post_clock(request: Request, web: WebState, browser: Browser, tr: Tr) 
                          "running": session.clock_running})
 
 
-async def _in_thread(fn: Callable[[], Any], limit: float) -> Any:
+async def in_thread(fn: Callable[[], Any], limit: float) -> Any:
     """Run ``fn`` in a worker thread; give up waiting after ``limit`` seconds."""
     with anyio.fail_after(limit):
         return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
@@ -308,7 +308,7 @@ async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) ->
         key = game.key()
     limit = web.options.hint_time
     try:
-        result = await _in_thread(lambda: find_hint(copy, time_limit=limit),
+        result = await in_thread(lambda: find_hint(copy, time_limit=limit),
                                   limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
         return SafeJSONResponse(none | {"code": "hint-timeout", "text": tr.gettext(
@@ -427,7 +427,7 @@ def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str
                 result = solve(start, time_limit=limit)
                 return _solution_doc(start, result.moves, result.score, bool(result.proven))
 
-            doc: dict[str, Any] = await _in_thread(work, limit + 5.0)
+            doc: dict[str, Any] = await in_thread(work, limit + 5.0)
             return doc
 
         future = asyncio.ensure_future(compute())

@@ -41,6 +41,7 @@ from devilsgrip.web.assets import card_image, not_found, page, static_file
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.options import ServerOptions
 from devilsgrip.web.responses import error_response
+from devilsgrip.web.reviews import get_history, get_review, post_review
 from devilsgrip.web.security import SecurityMiddleware
 
 
@@ -76,6 +77,9 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
         Route("/api/refusal", api(get_refusal), methods=["GET"]),
         Route("/api/stats", api(get_stats), methods=["GET"]),
         Route("/api/solution", api(get_solution, locked=False), methods=["GET"]),
+        Route("/api/review", api(post_review, locked=False), methods=["POST"]),
+        Route("/api/review", api(get_review, locked=False), methods=["GET"]),
+        Route("/api/history", api(get_history), methods=["GET"]),
         Route("/api/settings", api(get_settings), methods=["GET"]),
         Route("/api/settings", api(post_settings), methods=["POST"]),
         Route("/api/i18n", public_api(get_i18n), methods=["GET"]),

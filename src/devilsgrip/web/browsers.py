@@ -16,7 +16,7 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -30,6 +30,9 @@ from devilsgrip.store import Store, StoreError
 from devilsgrip.table import DEFAULT_SETTINGS, Event
 from devilsgrip.table import Words as Tr
 from devilsgrip.web.options import ServerOptions
+
+if TYPE_CHECKING:
+    from devilsgrip.web.reviews import ReviewJob
 
 COOKIE_NAME: Final = "dg_session"
 COOKIE_MAX_AGE: Final = 400 * 24 * 3600
@@ -51,6 +54,8 @@ class Browser:
     event: Event = field(default_factory=lambda: Event("load"))
     solution: asyncio.Future[dict[str, Any]] | None = None
     solution_key: tuple[Any, ...] | None = None
+    reviews: OrderedDict[int | None, ReviewJob] = field(default_factory=OrderedDict)
+    """The reviews made or in the making, by stored game id (None: the unsaved game)."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     """Held while a request reads or changes this browser's game."""
 

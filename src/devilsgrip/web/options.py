@@ -23,5 +23,7 @@ class ServerOptions:
     deck: str | None = None
     hint_time: float = 1.0
     solve_time: float = 10.0
+    review_time: float = 10.0
+    """Seconds for the whole review of a finished game."""
     extra_hosts: tuple[str, ...] = ()
     """More ``Host`` header values to accept (``"testserver"`` for tests)."""

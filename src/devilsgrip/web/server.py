@@ -10,6 +10,7 @@ what the rest of the project uses:
 - :mod:`~devilsgrip.web.browsers`: each browser's session token, settings and game;
 - :mod:`~devilsgrip.web.bodies`: request bodies, read strictly;
 - :mod:`~devilsgrip.web.api`: the API's endpoints and the state document;
+- :mod:`~devilsgrip.web.reviews`: the review of a finished game and the game history;
 - :mod:`~devilsgrip.web.app`: :func:`create_app`, the routes and the middleware;
 - :mod:`~devilsgrip.web.runner`: one uvicorn configuration, :func:`serve`, :class:`ServerThread`.
 

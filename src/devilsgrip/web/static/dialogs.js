@@ -7,6 +7,8 @@ import { LANGUAGE_NAMES, languages, loadStrings, presetName, presets, ratingName
 import { newGame, playAgain, select, simple } from "./play.js";
 import { applyStrings, formatTime, preload, render } from "./render.js";
 import { $, app, ended, gameIdentity } from "./state.js";
+import { openHistory } from "./history.js";
+import { openReview } from "./review.js";
 import { fetchSolution, openViewer } from "./viewer.js";
 
 export function openEnd() {
@@ -102,6 +104,8 @@ export function buildMenu() {
     [t("New game or deal number…"), () => openNew()],
     [t("Restart this deal"), () => restartAsk()],
     ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUpAsk()],
+    ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")]] : []),
+    [t("Game history"), () => openHistory()],
     [t("Rules"), () => openRules()],
     [t("Statistics"), () => openStats()],
     [t("Settings"), () => openSettings()],

@@ -8,7 +8,9 @@ import { clearHint, say, showMessage } from "./messages.js";
 import { catchUp, clockRunning, dealOrRedeal, hint, newGame, play, playAgain, playDrop, redo, select, undo } from "./play.js";
 import { cellEls, placeEl, placeOf, render, renderClock } from "./render.js";
 import { $, app, COLUMNS, selectable, targetsFrom } from "./state.js";
-import { leaveViewer, viewerPlay, viewerStep } from "./viewer.js";
+import { openHistory } from "./history.js";
+import { drawChart, openReview, reviewOpen } from "./review.js";
+import { leaveViewer, showArrows, viewerPlay, viewerStep } from "./viewer.js";
 
 // ------------------------------------------------------------------- input
 // what only input needs: the last pick (a double-click is two picks of one place) and a
@@ -264,6 +266,8 @@ export function wire() {
   $("end-again").addEventListener("click", () => { closeDialog("dlg-end"); playAgain(false); });
   $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}, false); });
   $("end-best-line").addEventListener("click", () => showSolution());
+  $("end-review").addEventListener("click", () => { closeDialog("dlg-end"); openReview(null, "end"); });
+  $("review-history").addEventListener("click", () => { closeDialog("dlg-review"); openHistory(); });
   $("sol-next").addEventListener("click", () => viewerStep(1));
   $("sol-prev").addEventListener("click", () => viewerStep(-1));
   $("sol-all").addEventListener("click", () => viewerPlay());
@@ -278,5 +282,14 @@ export function wire() {
   window.addEventListener("focus", () => catchUp());
   window.addEventListener("pagehide", () => clockRunning(false));
   // the hint's arrow is drawn for one layout: another size takes it away
-  window.addEventListener("resize", () => clearHint());
+  // the review's arrows and chart are drawn again for the new size
+  let redraw = 0;
+  window.addEventListener("resize", () => {
+    clearHint();
+    window.cancelAnimationFrame(redraw);
+    redraw = window.requestAnimationFrame(() => {
+      if (app.viewer) showArrows();
+      if (reviewOpen()) drawChart();
+    });
+  });
 }

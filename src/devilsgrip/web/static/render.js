@@ -108,6 +108,8 @@ export function applyStrings() {
   $("end-again").textContent = t("Play this deal again");
   $("end-new").textContent = t("New game");
   $("end-best-line").textContent = t("Show the best possible score");
+  $("end-review").textContent = t("Review this game");
+  $("review-history").textContent = t("Back to the game history");
   $("confirm-yes").textContent = t("Yes");
   $("sol-prev").textContent = t("Back");
   $("sol-next").textContent = t("Next move");
@@ -153,12 +155,14 @@ export function render() {
   $("score").textContent = String(v.score);
   $("rating").textContent = viewing ? ratingName(v.rating) : (st.labels && st.labels.rating) || ratingName(v.rating);
   $("moves").textContent = String(v.moves);
-  $("deal-number").textContent = game.number ? "#" + game.number : t("custom");
+  // a reviewed game of the history may be another deal than the one in play
+  const number = viewing && app.viewer.number !== undefined ? app.viewer.number : game.number;
+  $("deal-number").textContent = number ? "#" + number : t("custom");
   const finished = own.over || own.won || own.given_up;
   app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: Boolean(game.clock_running) };
   renderClock();
   const parts = [t("Rules: {rules}", { rules: viewing || !st.labels ? v.rules : st.labels.rules })];
-  if (game.number) parts.push(t("Deal #{number}", { number: game.number }));
+  if (number) parts.push(t("Deal #{number}", { number }));
   if (v.redeals_left !== null && v.redeals_left !== undefined) {
     parts.push(t("Redeals left: {count}", { count: v.redeals_left }));
   }
@@ -270,8 +274,10 @@ function cardRectOf(place) {
   return cellEls[place].querySelector("img").getBoundingClientRect();
 }
 
-export function drawHintArrow(from, to) {
-  const layer = $("hint-layer");
+// One arrow from the card at one place to another, as SVG shapes in layer's coordinates:
+// a gentle curve bowed to one side (side: 1 or -1, or 0 to choose), the head set back along
+// its last direction (downwards along a row, so it never runs over the line above the grid).
+function arrowShapes(layer, from, to, kind, side = 0) {
   const box = layer.getBoundingClientRect();
   const a = cardRectOf(from);
   const b = cardRectOf(to);
@@ -282,10 +288,8 @@ export function drawHintArrow(from, to) {
   const dx = x2 - x1;
   const dy = y2 - y1;
   const length = Math.max(1, Math.hypot(dx, dy));
-  // a gentle curve, bowed to the side, and the head set back along its last direction
-  // (downwards along a row, so it never runs over the message line above the grid)
-  const side = Math.abs(dx) > Math.abs(dy) && dx < 0 ? -1 : 1;
-  const bend = Math.min(60, length * 0.2) * side;
+  const bow = side || (Math.abs(dx) > Math.abs(dy) && dx < 0 ? -1 : 1);
+  const bend = Math.min(60, length * 0.2) * bow;
   const cx = (x1 + x2) / 2 - (dy / length) * bend;
   const cy = (y1 + y2) / 2 + (dx / length) * bend;
   const head = Math.max(12, Math.min(22, a.width * 0.3));
@@ -296,6 +300,8 @@ export function drawHintArrow(from, to) {
   const uy = ty / tl;
   const ex = x2 - ux * head * 0.8;
   const ey = y2 - uy * head * 0.8;
+  const group = document.createElementNS(SVG, "g");
+  group.setAttribute("class", kind);
   const path = document.createElementNS(SVG, "path");
   path.setAttribute("class", "arrow");
   path.setAttribute("d", `M ${x1.toFixed(1)} ${y1.toFixed(1)} Q ${cx.toFixed(1)} ${cy.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`);
@@ -310,7 +316,39 @@ export function drawHintArrow(from, to) {
   dot.setAttribute("cx", x1.toFixed(1));
   dot.setAttribute("cy", y1.toFixed(1));
   dot.setAttribute("r", String(Math.max(4, head * 0.3)));
-  layer.replaceChildren(path, dot, tip);
-  layer.dataset.from = typeof from === "number" ? CELLS[from] : from;
-  layer.dataset.to = typeof to === "number" ? CELLS[to] : to;
+  group.append(path, dot, tip);
+  group.dataset.from = typeof from === "number" ? CELLS[from] : from;
+  group.dataset.to = typeof to === "number" ? CELLS[to] : to;
+  return { group, side: bow };
+}
+
+export function drawHintArrow(from, to) {
+  const layer = $("hint-layer");
+  const { group } = arrowShapes(layer, from, to, "hint");
+  layer.replaceChildren(...group.childNodes);
+  layer.dataset.from = group.dataset.from;
+  layer.dataset.to = group.dataset.to;
+}
+
+// The review's arrows on the viewer's board: the move played and the better one, each in
+// its own colour and line (neither is the hint's).  arrows: [{from, to, kind}], places as
+// the server names them ("a1", "talon", "stock").
+export function drawMoveArrows(arrows) {
+  const layer = $("move-layer");
+  const groups = [];
+  let first = null;
+  for (const { from, to, kind } of arrows) {
+    const a = CELLS.includes(from) ? CELLS.indexOf(from) : from;
+    const b = CELLS.includes(to) ? CELLS.indexOf(to) : to;
+    // a second arrow leaving the same card bows to the other side
+    const side = first && first.from === from ? -first.side : 0;
+    const drawn = arrowShapes(layer, a, b, kind, side);
+    if (!first) first = { from, side: drawn.side };
+    groups.push(drawn.group);
+  }
+  layer.replaceChildren(...groups);
+}
+
+export function clearMoveArrows() {
+  $("move-layer").replaceChildren();
 }

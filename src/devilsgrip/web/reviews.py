@@ -1,0 +1,276 @@
+"""The review of a finished game in the browser, and the game history.
+
+A review takes seconds of CPU, so it runs in a worker thread and the page
+follows it: ``POST /api/review`` starts it (or finds it running, or kept in the
+store) and ``GET /api/review`` tells how far it is, then gives the review with
+the story, the costly moves in words and the view of every position of the
+game.  Only a game that has ended is reviewed (``game-live`` otherwise: the
+review shows the stock); reviewing a game that is over makes it final.  A
+browser reviews its own games only: another owner's game is "not found".
+The shapes are in the API contract (``docs/ARCHITECTURE.md``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from devilsgrip import table
+from devilsgrip.errors import IllegalMoveError
+from devilsgrip.game import Game
+from devilsgrip.i18n import N_
+from devilsgrip.review import Review
+from devilsgrip.session import PlaySession
+from devilsgrip.table import Words as Tr
+from devilsgrip.web.api import blocking, in_thread
+from devilsgrip.web.bodies import only_keys, read_json
+from devilsgrip.web.browsers import Browser, WebState
+from devilsgrip.web.responses import SafeJSONResponse, WebError
+
+REVIEW_WAIT: Final = 0.4
+"""Seconds a request waits for a review before it answers "running" (a kept review is
+read within it, so asking again is answered at once)."""
+REVIEW_PATIENCE: Final = 3.0
+"""How many times its time limit (+10 s) the server lets a review run before giving up."""
+REVIEWS_KEPT: Final = 4
+"""Reviews a browser keeps in memory (the store keeps every finished one)."""
+HISTORY_LIMIT: Final = 200
+"""Finished games the history lists at most, the latest first."""
+MAX_GAME_ID: Final = 2**62
+
+
+@dataclass
+class ReviewJob:
+    """One review in the making (or made) for a browser: its progress and its answers."""
+
+    game_id: int | None
+    """The stored game's id; None for a game that is not saved (no store)."""
+    session: PlaySession
+    limit: float
+    began: float = field(default_factory=time.monotonic)
+    done: int = 0
+    total: int = 0
+    known: list[tuple[int, bool] | None] = field(default_factory=list)
+    """The values found so far (the first results, shown while the review runs)."""
+    task: asyncio.Future[Review] | None = None
+    docs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The finished answer in each language asked for."""
+
+    def progress(self, done: int, total: int) -> None:
+        """Called from the worker thread as the review goes on."""
+        self.done, self.total = done, total
+
+    def sketch(self, known: list[tuple[int, bool] | None]) -> None:
+        """Called from the worker thread with the values found so far."""
+        self.known = known
+
+    def running(self) -> dict[str, Any]:
+        return {
+            "status": "running", "id": self.game_id, "done": self.done, "total": self.total,
+            "elapsed": round(time.monotonic() - self.began, 1), "limit": self.limit,
+            "known": [None if k is None else {"best": k[0], "proven": k[1]}
+                      for k in self.known],
+        }
+
+
+def jobs(browser: Browser) -> OrderedDict[int | None, ReviewJob]:
+    return browser.reviews
+
+
+def review_doc(game_id: int | None, game: Game, review: Review, tr: Tr) -> dict[str, Any]:
+    """The finished review as the API sends it (see the API contract)."""
+    costly = table.costly_moves(review, game, tr)
+    return {
+        "status": "done",
+        "id": game_id,
+        "review": review.to_dict(),
+        "proven_share": review.proven_share,
+        "story": table.say_review(review, game, tr),
+        "number": game.number,
+        "deal": table.deal_label(game, tr),
+        "rules": table.rules_label(game.rules, tr),
+        "costly": [{
+            "n": m.n, "move": m.move, "better": m.better, "cost": m.cost, "best": m.best,
+            "proven": m.proven, "seen": m.seen, "text": m.line, "played_text": m.played_text,
+            "better_text": m.better_text, "seen_text": m.seen_words,
+            "arrows": {
+                "played": [table.place_name(p) for p in m.played_arrow],
+                "better": None if m.better_arrow is None
+                else [table.place_name(p) for p in m.better_arrow],
+            },
+        } for m in costly],
+        "positions": played_views(game),
+    }
+
+
+def played_views(game: Game) -> list[dict[str, Any]]:
+    """The view of every position of the game as it was played: the deal, then after each
+    move (``positions[n]`` after move ``n``; the last one is the game as it ended)."""
+    walker = game.copy()
+    walker.restart()
+    views = [walker.view().to_dict()]
+    for move in game.move_stack[:-1]:
+        walker.push(move)
+        views.append(walker.view().to_dict())
+    if game.move_stack:
+        views.append(game.view().to_dict())
+    return views
+
+
+# ------------------------------------------------------------------ finding
+def _game_id(value: object) -> int | None:
+    """The ``id`` a request names (None: the browser's current game)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.isdigit() and len(value) <= 20:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAME_ID:
+        raise WebError(400, "bad-game-id", N_("the game id must be a whole number from 1 to "
+                                              "{max}"), max=MAX_GAME_ID)
+    return value
+
+
+def _no_such_game() -> WebError:
+    return WebError(404, "no-such-game", N_("there is no such game among your games"))
+
+
+def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
+    """The browser's review of that game already made or in the making, if any."""
+    current = browser.session
+    key = current.game_id if game_id is None else game_id
+    job = jobs(browser).get(key)
+    if job is None:
+        return None
+    if key is None and job.session is not current:
+        return None  # an unsaved game replaced by another
+    task = job.task
+    if task is not None and task.done() and (task.cancelled() or task.exception() is not None):
+        return None  # a failed one is made again
+    jobs(browser).move_to_end(key)
+    return job
+
+
+async def _session_for(web: WebState, browser: Browser, game_id: int | None) -> PlaySession:
+    """The session of the game to review: the current game, or a finished one of this
+    browser by its id (refused as not found when it is another owner's)."""
+    current = browser.session
+    if game_id is None or game_id == current.game_id:
+        return current
+    store = web.store
+    if store is None:
+        raise _no_such_game()
+    info = await blocking(store.game_info, game_id)
+    if info is None or info.owner != browser.owner:
+        raise _no_such_game()
+    if not info.final:
+        raise IllegalMoveError("game-live", "this game is still being played")
+    session: PlaySession = await blocking(PlaySession.resume, store, game_id)
+    return session
+
+
+def _start(web: WebState, browser: Browser, session: PlaySession) -> ReviewJob:
+    """Start reviewing ``session``'s game (made final already) in a worker thread."""
+    job = ReviewJob(session.game_id, session, web.options.review_time)
+
+    def work() -> Review:
+        return table.review_session(session, time_limit=job.limit, progress=job.progress,
+                                    sketch=job.sketch)
+
+    task = asyncio.ensure_future(in_thread(work, job.limit * REVIEW_PATIENCE + 10.0))
+    # a failure is answered to the request that reads it; one nobody reads is not logged
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    job.task = task
+    kept = jobs(browser)
+    kept[job.game_id] = job
+    kept.move_to_end(job.game_id)
+    while len(kept) > REVIEWS_KEPT:
+        oldest = next(iter(kept))
+        kept.pop(oldest)
+    return job
+
+
+async def _answer(job: ReviewJob, tr: Tr, wait: float) -> Response:
+    """How far the review is, or the review itself once it is made."""
+    task = job.task
+    assert task is not None
+    if not task.done() and wait > 0:
+        await asyncio.wait({task}, timeout=wait)
+    if not task.done():
+        return SafeJSONResponse(job.running())
+    try:
+        review = task.result()
+    except TimeoutError as exc:
+        raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
+    doc = job.docs.get(tr.lang)
+    if doc is None:
+        doc = await blocking(review_doc, job.game_id, job.session.game, review, tr)
+        job.docs[tr.lang] = doc
+    return SafeJSONResponse(doc)
+
+
+# ------------------------------------------------------------------ handlers
+async def post_review(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """``{}`` the current game, ``{"id": N}`` a finished game of this browser: start its
+    review (or find it made) and answer its progress, or the review when it is ready."""
+    data = await read_json(request)
+    only_keys(data, ("id",))
+    game_id = _game_id(data.get("id"))
+    async with browser.lock:
+        job = _kept_job(browser, game_id)
+        if job is None:
+            session = await _session_for(web, browser, game_id)
+            problem = table.review_refusal(session)
+            if problem is not None:
+                raise problem
+            await blocking(session.make_final)  # its stock is shown now: the result stands
+            job = _start(web, browser, session)
+    return await _answer(job, tr, REVIEW_WAIT)
+
+
+async def get_review(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """``?id=N`` (or nothing: the current game): the review's progress, or the review.
+
+    ``{"status": "none"}`` when this game has not been reviewed (POST starts it); a
+    review kept in the store is read again.  Nothing changes the game here.
+    """
+    game_id = _game_id(request.query_params.get("id"))
+    async with browser.lock:
+        job = _kept_job(browser, game_id)
+        if job is None:
+            session = await _session_for(web, browser, game_id)
+            problem = table.review_refusal(session)
+            if problem is not None:
+                raise problem
+            store, stored_id = session.store, session.game_id
+            kept = None
+            if session.final and store is not None and stored_id is not None:
+                kept = await blocking(store.review, stored_id)
+            if kept is None:
+                return SafeJSONResponse({"status": "none", "id": stored_id})
+            job = _start(web, browser, session)  # reads the kept review at once
+    return await _answer(job, tr, REVIEW_WAIT)
+
+
+async def get_history(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+    """This browser's finished games, the latest first, each with its labels."""
+    store = web.store
+    if store is None:
+        return SafeJSONResponse({"saving": False, "total": 0, "games": []})
+    entries, total = await blocking(
+        lambda: table.history(store, browser.owner, tr, limit=HISTORY_LIMIT))
+    return SafeJSONResponse({
+        "saving": True,
+        "total": total,
+        "games": [{
+            "id": e.game_id, "number": e.number, "deal": e.deal, "rules": e.rules,
+            "status": e.status, "status_label": e.status_label, "score": e.score,
+            "rating": e.rating, "rating_label": e.rating_label, "moves": e.moves,
+            "seconds": round(e.seconds, 1), "started": e.started, "ended": e.ended,
+            "reviewed": e.reviewed,
+        } for e in entries],
+    })
