@@ -217,7 +217,11 @@ def review_game(
         assert ends[0] is not None and ends[1] is not None
         if b - a <= 1:
             continue
-        if ends[0].best == ends[1].best and ends[0].proven and ends[1].proven:
+        if ends[0].best == ends[1].best and ends[0].proven:
+            # each value is at least the one before it (the position before can play
+            # the move) and at most the one after it was found to be: all are equal
+            if not ends[1].proven:
+                points[b] = _Point(ends[1].best, True, ends[1].line)
             for k in range(a + 1, b):
                 if points[k] is None:
                     points[k] = _Point(ends[0].best, True, [])
@@ -290,7 +294,8 @@ def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
     """No value after a move is better than before it; an earlier value too high is
     lowered to a later one (its line: the played moves, then the later line).  A line
     that begins with the move played reaches its value after that move too, so a later
-    value above it is lowered to it (a move on the best line costs nothing)."""
+    value above it is lowered to it (a move on the best line costs nothing).  A value is
+    at least the one before it, so a line reaching a proven earlier value is proven."""
     for i in range(len(points) - 1):
         line = points[i].line
         if line and line[0] == played[i] and points[i + 1].best > points[i].best:
@@ -303,6 +308,12 @@ def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
     for i, point in enumerate(points):
         if point.best == 0 and not point.proven:
             points[i] = _Point(0, True, point.line)  # nothing beats a win
+    for i in range(1, len(points)):
+        # a value is at least the one before it: a line found that reaches a proven
+        # earlier value is the best there too
+        if points[i - 1].proven and not points[i].proven and \
+                points[i].best == points[i - 1].best:
+            points[i] = _Point(points[i].best, True, points[i].line)
     for i in range(1, len(points)):
         if points[i].best < points[i - 1].best:  # cannot happen after the pass above
             raise AssertionError("a review's values decreased")
@@ -327,7 +338,8 @@ def _assemble(game: Game, points: list[_Point], played: Sequence[Move]) -> Revie
 
 # ------------------------------------------------------------------- verdicts
 def mistake(view: View, played: Move, better: Move, *, samples: int = SEEN_SAMPLES,
-            time_limit: float = 0.5, seed: int = 0) -> bool | None:
+            time_limit: float = 0.5, seed: int = 0,
+            max_nodes: int | None = None) -> bool | None:
     """Could a player who saw only ``view`` have known that ``played`` was worse?
 
     The honest player draws stock orders consistent with ``view`` (never the
@@ -335,7 +347,9 @@ def mistake(view: View, played: Move, better: Move, *, samples: int = SEEN_SAMPL
     better one among them) and takes the move with the best mean; the played
     move was a mistake when that move beats it, sample by sample, by more than
     :data:`SEEN_Z` standard errors.  Only the view is read.  None when the time
-    did not allow two samples of every candidate.
+    did not allow two samples of every candidate.  ``max_nodes``: each solve is
+    given that many nodes instead of a share of the time, and every sample is
+    drawn (the same verdict on any machine).
     """
     until = time.monotonic() + time_limit
     moves = list(candidate_moves(view.grid, view.talon, view.stock_count, view))
@@ -348,7 +362,7 @@ def mistake(view: View, played: Move, better: Move, *, samples: int = SEEN_SAMPL
     per_solve = time_limit / max(1, samples * len(moves))
     scores: list[list[int]] = [[] for _ in moves]
     for drawn in range(samples):
-        if drawn >= 2 and time.monotonic() > until:
+        if drawn >= 2 and max_nodes is None and time.monotonic() > until:
             break
         world = sample_game(view, rng)
         for k, m in enumerate(moves):
@@ -356,10 +370,12 @@ def mistake(view: View, played: Move, better: Move, *, samples: int = SEEN_SAMPL
                 scores[k].append(96)
                 continue
             world.push(m)
-            result = solve(world, time_limit=max(LEAST_SOLVE / 2, per_solve))
+            result = (solve(world, time_limit=None, max_nodes=max_nodes)
+                      if max_nodes is not None
+                      else solve(world, time_limit=max(LEAST_SOLVE / 2, per_solve)))
             world.pop()
             scores[k].append(result.score)
-    if time.monotonic() > until + time_limit:
+    if max_nodes is None and time.monotonic() > until + time_limit:
         return None  # far over the time: the samples are too few to judge by
     p = moves.index(played)
     best = min(range(len(moves)), key=lambda k: (sum(scores[k]), k != p))
