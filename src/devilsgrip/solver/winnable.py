@@ -76,10 +76,8 @@ DEAD_ENTRIES: Final = 1_000_000
 # loss certificate reasons
 BASE_ON_TALON: Final = "base-on-talon"
 UNDER_STUCK_CARD: Final = "under-stuck-card"
-PREDECESSOR_COVERED: Final = "predecessor-covered"
 RELAXATION_LOST: Final = "relaxation-lost"
-CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, PREDECESSOR_COVERED,
-                              RELAXATION_LOST)
+CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST)
 
 
 @dataclass(frozen=True)
@@ -88,11 +86,10 @@ class LossCertificate:
 
     ``base-on-talon``: the card is a base on the talon, spaces are not filled
     from the talon and no redeal is left, so it can never enter (a base enters
-    only by a fill).  ``predecessor-covered``: the card is on the talon, no
-    copy of its predecessor is a top or outside the grid (both are covered),
-    and spaces are not filled from the talon, with no redeal left.
-    ``under-stuck-card``: the card lies on the talon under ``blocker``, which
-    can never enter for one of the two reasons above, with no redeal left.
+    only by a fill).  ``under-stuck-card``: the card lies on the talon under
+    ``blocker``, a base that can never enter for that reason.  (A non-base
+    card whose predecessors are both covered would be stuck too, but cannot
+    occur: a copy of ``c - 3`` is covered only by a copy of ``c``.)
     ``relaxation-lost``: no card is named (``card`` is -1); the monotone
     relaxation cannot be won.
     """
@@ -377,29 +374,14 @@ def find_certificate(game: Game) -> LossCertificate | None:
     """A card of the position that can never enter, read from the position alone; or None."""
     if not no_redeal_left(game) or game.rules.fill_from_talon:
         return None
-    covered = _covered_values(game)
     talon = game.talon
     for j in range(len(talon) - 1, -1, -1):
         c = talon[j]
-        reason = None
         if not LEVEL_OF[c]:
-            reason = BASE_ON_TALON
-        elif covered[PREV[c]]:
-            reason = PREDECESSOR_COVERED
-        if reason is not None:
             if j:
                 return LossCertificate(UNDER_STUCK_CARD, card=talon[0], blocker=c)
-            return LossCertificate(reason, card=c)
+            return LossCertificate(BASE_ON_TALON, card=c)
     return None
-
-
-def _covered_values(game: Game) -> list[bool]:
-    """Per value: whether every copy is in the grid with a card on it."""
-    copies = [0] * N_CARDS
-    for pile in game.grid:
-        for c in pile[:-1]:
-            copies[c] += 1
-    return [k == 2 for k in copies]
 
 
 def root_certificate(game: Game, *, max_nodes: int | None = RELAXATION_NODES,
@@ -419,12 +401,13 @@ def check_certificate(game: Game, cert: LossCertificate, *,
                       max_states: int = 2_000_000) -> bool:
     """Re-check a certificate from the position, with code of its own.
 
-    The card reasons are read again from the piles, the talon and the rules.
+    The card reasons are read again from the talon and the rules.
     The relaxation's verdict is checked by a breadth-first enumeration of
     every position of the relaxation reachable by its moves (every talon build,
-    fill and deal, none taken greedily): the certificate holds if none of them
-    has every card in.  False when it does not hold or the enumeration is too
-    big.
+    fill and deal, none taken greedily; positions with a base on a talon that
+    is never used for fills are not expanded, since that base never leaves):
+    the certificate holds if none of them has every card in.  False when it
+    does not hold or the enumeration is too big.
     """
     redeals = game.rules.redeals
     if redeals is None or game.redeals_done < redeals:
@@ -436,17 +419,10 @@ def check_certificate(game: Game, cert: LossCertificate, *,
     talon = list(game.talon)
 
     def stuck(card: int) -> bool:
-        if card % 12 < 3:  # a base: 2, 3 or 4
-            return True
-        below = card - 3
-        in_grid_covered = sum(pile.count(below) for pile in game.grid
-                              if below in pile and pile[-1] != below)
-        return in_grid_covered == 2
+        return card % 12 < 3  # a base (2, 3 or 4) enters only by a fill
 
-    if cert.reason in (BASE_ON_TALON, PREDECESSOR_COVERED):
-        if cert.card not in talon or not stuck(cert.card):
-            return False
-        return (cert.reason == BASE_ON_TALON) == (cert.card % 12 < 3)
+    if cert.reason == BASE_ON_TALON:
+        return cert.card in talon and stuck(cert.card)
     if cert.reason == UNDER_STUCK_CARD:
         if cert.blocker not in talon or not stuck(cert.blocker):
             return False
@@ -468,6 +444,8 @@ def _relaxation_has_no_win(game: Game, max_states: int) -> bool:
         for stock, talon, ever_tops, bots in frontier:
             if not stock and not talon:
                 return False  # every card in: the relaxation is won
+            if not fill_talon and any(c % 12 < 3 for c in talon):
+                continue  # a base on the talon never leaves it: no win beyond
             children = []
             if talon and talon[-1] % 12 >= 3 and talon[-1] - 3 in ever_tops:
                 children.append((stock, talon[:-1], ever_tops | {talon[-1]}, bots))
