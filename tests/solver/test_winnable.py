@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from devilsgrip.cards import LEVEL_OF
 from devilsgrip.cli import main
 from devilsgrip.game import Game
+from devilsgrip.i18n import set_language
 from devilsgrip.solver import solve
 from devilsgrip.solver.winnable import (
     BASE_ON_TALON,
@@ -199,7 +200,8 @@ def test_win_search_needs_no_redeal_left() -> None:
 
 
 def test_solve_prints_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--lang", "en", "solve", "--game", "1", "--rules", "single-pass",
+    set_language("en")
+    assert main(["solve", "--game", "1", "--rules", "single-pass",
                  "--time-limit", "0.5"]) == 0
     text = capsys.readouterr().out
     assert "best " in text and ", at least 0" in text
