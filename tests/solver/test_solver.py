@@ -54,7 +54,8 @@ def test_time_out_gives_best_line_so_far_unproven() -> None:
 def test_to_dict() -> None:
     result = solve(Game(2), time_limit=5)
     d = result.to_dict()
-    assert set(d) == {"score", "proven", "moves", "nodes", "seconds", "rules"}
+    assert set(d) == {"score", "proven", "bound", "moves", "nodes", "seconds", "rules"}
+    assert d["bound"] == d["score"]
     assert d["rules"] == "classic" and d["score"] == 0 and d["proven"] is True
     assert all(isinstance(m, str) for m in d["moves"])
 

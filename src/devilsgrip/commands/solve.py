@@ -59,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     if result.proven:
         print(_("best score: {score} (proven optimal)").format(score=result.score))
     else:
-        print(_("best score found: {score} (not proven: the time limit stopped the search)")
-              .format(score=result.score))
+        print(_("best {score}, at least {bound} (not proven: the time limit stopped the "
+                "search)").format(score=result.score, bound=result.bound))
     print(_("moves: {moves}").format(moves=format_moves(result.moves) or "-"))
     print(_("{nodes} positions searched in {seconds:.2f} s").format(
         nodes=result.nodes, seconds=result.seconds))

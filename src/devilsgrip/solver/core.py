@@ -128,11 +128,14 @@ class SolveResult:
     seconds: float
     rules: str = ""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    bound: int = 0
+    """A proven lower bound on the best score: ``bound <= score``, equal when ``proven``."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "score": self.score,
             "proven": self.proven,
+            "bound": self.bound,
             "moves": [m.text() for m in self.moves],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
@@ -792,13 +795,14 @@ class Search:
         return self.unlimited or r < (self.redeals_max or 0)
 
     # --------------------------------------------------------------- search
-    def run(self) -> SolveResult:
+    def run(self, floor: int = 0) -> SolveResult:
+        """Search; ``floor`` is a lower bound on the best score proven elsewhere."""
         start = time.perf_counter()
         self.deadline = start + self.time_limit if self.time_limit is not None else float("inf")
         n = len(self.seq)
         self.best = n
         self.best_path = []
-        self.floor = self.lower_bound(self.grid0, self.p0, self.r0)
+        self.floor = max(floor, self.lower_bound(self.grid0, self.p0, self.r0))
         proven = True
         beam = bool(self.rollouts) and not self._redeal_left(self.r0)
         try:
@@ -841,7 +845,7 @@ class Search:
         seconds = time.perf_counter() - start
         return SolveResult(
             score=self.best, proven=proven, moves=(), nodes=self.nodes, seconds=seconds,
-            rules=str(self.rules),
+            rules=str(self.rules), bound=self.best if proven else min(self.floor, self.best),
         )
 
     def _beam(self, width: int) -> None:
@@ -1429,4 +1433,5 @@ def solve(
         nodes=result.nodes,
         seconds=result.seconds,
         rules=result.rules,
+        bound=result.bound,
     )

@@ -1,0 +1,497 @@
+"""Can this deal be won?  A search for the win alone, with no redeal left.
+
+The optimizing search (:mod:`devilsgrip.solver.core`) asks for the best final
+score; this module asks only whether the score can be 0, and so may end a
+branch as soon as one card provably never enters the grid.  It works when no
+redeal is left (a whole ``single-pass`` or ``literal`` game, the last pass of
+any other): the talon is then a stack and the stock is consumed in order.
+
+Two proofs that a position cannot be won, both checked against plain
+exhaustive search in the tests:
+
+* **The monotone relaxation** (:class:`Relaxation`).  Forget how many copies
+  of a value are tops: keep the *set* ``R`` of values that have ever been a
+  top.  In the real game the tops are always among ``R`` (a value becomes a top
+  only by entering), so every real line is a line of the relaxation, in which
+  a talon build of ``c`` needs ``c - 3`` in ``R`` and an emptying build of a
+  pile with non-base bottom ``b`` needs ``b - 3`` in ``R``.  If the relaxation
+  cannot be won, neither can the game.  In the relaxation ``R`` only grows, and
+  that makes it small:
+
+  - *a talon build is never wrong*: the position after it answers every line
+    from the position before it move for move (its ``R`` is larger, its talon
+    the same but for that card; if the other line later fills a space with
+    that card from the talon, it skips the fill and keeps the emptied pile's
+    bottom, which stays emptiable as ``R`` never shrinks, in place of the
+    filled card);
+  - *which pile is emptied never matters*: a bottom that can be emptied stays
+    so, so the bottoms are a count of *live* ones (predecessor in ``R``) and
+    the others, *waiting* for their predecessor to join ``R``;
+  - so the only choices are, while the stock lasts, to fill a space with the
+    stock's top card (when a live bottom exists) or to deal; once the stock is
+    out, the talon's top card is built when it can be, else fills a space when
+    the rules allow and a live bottom exists, else the game is lost.
+
+  A base enters only by a fill, so only as the stock's top card at an
+  emptying build, or from the talon once the stock is out and every card
+  above it has entered; which stock cards can be on top at a fill depends on
+  the fills made between deals of three.  The relaxation follows exactly
+  these alignments and the talon stack, and forgets the rest.
+* **The exact search** (:class:`WinSearch`): the optimizing search's macro
+  moves, depth first, a branch ending when the optimizing search's lower bound
+  (:meth:`Search.lower_bound`, which names cards that never enter) is at least
+  1 or when the relaxation loses from the branch's position; positions proven
+  lost are kept.  A win it finds is a line of moves; a search that finishes
+  without one proves the position lost.
+
+A proof of loss at the root comes with a :class:`LossCertificate`: a card that
+can never enter and why, or the relaxation's verdict.  :func:`check_certificate`
+re-checks one from the position alone, with code of its own.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
+from devilsgrip.game import Game
+from devilsgrip.notation import Move
+from devilsgrip.solver.core import Search, _TimeUp, realize
+
+WON: Final = "won"
+LOST: Final = "lost"
+UNKNOWN: Final = "unknown"
+
+RELAXATION_NODES: Final = 200_000
+"""Nodes the relaxation may spend on the root position."""
+NODE_RELAXATION_NODES: Final = 0
+"""Nodes the relaxation may spend on each position of the exact search: none by
+default, as on the deals measured it ended few branches the lower bound had not
+and cost more time than it saved."""
+DEAD_ENTRIES: Final = 1_000_000
+"""Positions proven lost that the exact search keeps."""
+
+# loss certificate reasons
+BASE_ON_TALON: Final = "base-on-talon"
+UNDER_STUCK_CARD: Final = "under-stuck-card"
+RELAXATION_LOST: Final = "relaxation-lost"
+CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST)
+
+
+@dataclass(frozen=True)
+class LossCertificate:
+    """Why a position cannot be won: a card that can never enter, and the reason.
+
+    ``base-on-talon``: the card is a base on the talon, spaces are not filled
+    from the talon and no redeal is left, so it can never enter (a base enters
+    only by a fill).  ``under-stuck-card``: the card lies on the talon under
+    ``blocker``, a base that can never enter for that reason.  (A non-base
+    card whose predecessors are both covered would be stuck too, but cannot
+    occur: a copy of ``c - 3`` is covered only by a copy of ``c``.)
+    ``relaxation-lost``: no card is named (``card`` is -1); the monotone
+    relaxation cannot be won.
+    """
+
+    reason: str
+    card: int = -1
+    blocker: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"reason": self.reason}
+        if self.card >= 0:
+            out["card"] = card_code(self.card)
+        if self.blocker >= 0:
+            out["blocker"] = card_code(self.blocker)
+        return out
+
+
+@dataclass(frozen=True)
+class WinResult:
+    """The answer to "can this position be won?".
+
+    ``outcome`` is ``won`` (``moves`` then replay to score 0), ``lost`` (a
+    proof: ``certificate`` says why when the root alone shows it) or
+    ``unknown`` (the limits stopped the search).
+    """
+
+    outcome: str
+    moves: tuple[Move, ...]
+    certificate: LossCertificate | None
+    nodes: int
+    seconds: float
+
+
+def no_redeal_left(game: Game) -> bool:
+    """Whether the position's talon is a stack for good (no redeal left)."""
+    redeals = game.rules.redeals
+    return redeals is not None and game.redeals_done >= redeals
+
+
+# ------------------------------------------------------------------ relaxation
+def _grid_relaxed(grid: Any, run_mode: bool) -> tuple[int, int, int]:
+    """``R`` (bit ``c`` per top value), live and waiting bottoms (2-bit counters)."""
+    piles: list[tuple[int, int]] = []
+    if run_mode:
+        # the optimizing search's int: tops in 2-bit counters, bottoms above bit 96
+        for c in range(N_CARDS):
+            for _ in range((grid >> (2 * c)) & 3):
+                piles.append((-1, c))
+            for _ in range((grid >> (96 + 2 * c)) & 3):
+                piles.append((c, -1))
+    else:
+        for pile in grid:
+            piles.append((pile // N_CARDS, pile % N_CARDS))
+    tops = 0
+    for _, t in piles:
+        if t >= 0:
+            tops |= 1 << t
+    live = waiting = 0
+    for b, _ in piles:
+        if b >= 0 and LEVEL_OF[b]:
+            if tops >> PREV[b] & 1:
+                live += 1
+            else:
+                waiting += 1 << (2 * b)
+    return tops, live, waiting
+
+
+class Relaxation:
+    """The monotone relaxation of a position with no redeal left (module documentation).
+
+    ``talon`` bottom first, ``stock`` top first; ``tops`` has bit ``c`` for each
+    top value, ``live`` counts the non-base bottoms whose predecessor is in it,
+    ``waiting`` holds the others in 2-bit counters (bits ``2b``).
+    """
+
+    def __init__(self, talon: list[int], stock: list[int], tops: int, live: int,
+                 waiting: int, *, draw: int, fill_from_talon: bool) -> None:
+        self.talon = tuple(talon)
+        self.stock = tuple(stock)
+        self.tops = tops
+        self.live = live
+        self.waiting = waiting
+        self.draw = draw
+        self.fill_talon = fill_from_talon
+        self.nodes = 0
+        self.max_nodes: int | None = None
+        self.deadline = float("inf")
+        self.dead: set[tuple[int, tuple[int, ...], int, int, int]] = set()
+
+    @classmethod
+    def of_game(cls, game: Game) -> Relaxation:
+        tops, live, waiting = _grid_relaxed(
+            tuple(p[0] * N_CARDS + p[-1] for p in game.grid if p), False)
+        return cls(list(game.talon), list(reversed(game.stock)), tops, live, waiting,
+                   draw=game.rules.draw, fill_from_talon=game.rules.fill_from_talon)
+
+    def winnable(self, max_nodes: int | None = RELAXATION_NODES,
+                 deadline: float = float("inf")) -> bool | None:
+        """True if the relaxation can be won, False if not, None if the limits came first."""
+        self.max_nodes = None if max_nodes is None else self.nodes + max_nodes
+        self.deadline = deadline
+        try:
+            return self._search(0, self.talon, self.tops, self.live, self.waiting)
+        except _TimeUp:
+            return None
+
+    @staticmethod
+    def _enter(c: int, tops: int, live: int, waiting: int) -> tuple[int, int, int]:
+        """Card ``c`` enters: it joins ``R``; the bottoms waiting for it come alive."""
+        if not tops >> c & 1:
+            tops |= 1 << c
+            if LEVEL_OF[c] < 3:
+                shift = 2 * (c + 3)
+                live += (waiting >> shift) & 3
+                waiting &= ~(3 << shift)
+        return tops, live, waiting
+
+    @staticmethod
+    def _new_bottom(f: int, tops: int, live: int, waiting: int) -> tuple[int, int]:
+        """Card ``f`` filled a space: a live or waiting bottom unless a base."""
+        if LEVEL_OF[f]:
+            if tops >> PREV[f] & 1:
+                live += 1
+            else:
+                waiting += 1 << (2 * f)
+        return live, waiting
+
+    def _search(self, i: int, talon: tuple[int, ...], tops: int, live: int,
+                waiting: int) -> bool:
+        self.nodes += 1
+        if (self.max_nodes is not None and self.nodes > self.max_nodes) or (
+                self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
+            raise _TimeUp
+        enter = self._enter
+        # every talon build the relaxation allows, at once
+        t = list(talon)
+        while t:
+            c = t[-1]
+            prev = PREV[c]
+            if prev < 0 or not tops >> prev & 1:
+                break
+            t.pop()
+            tops, live, waiting = enter(c, tops, live, waiting)
+        stock = self.stock
+        if i >= len(stock):
+            # the stock is out: the talon unwinds from its top, or the game is lost
+            while t:
+                c = t.pop()
+                prev = PREV[c]
+                if prev >= 0 and tops >> prev & 1:
+                    tops, live, waiting = enter(c, tops, live, waiting)
+                elif self.fill_talon and live:
+                    tops, live, waiting = enter(c, tops, live - 1, waiting)
+                    live, waiting = self._new_bottom(c, tops, live, waiting)
+                else:
+                    return False
+            return True
+        talon = tuple(t)
+        key = (i, talon, tops, live, waiting)
+        if key in self.dead:
+            return False
+        if not self.fill_talon and any(not LEVEL_OF[c] for c in talon):
+            self.dead.add(key)  # a base on the talon can never enter
+            return False
+        if live:
+            f = stock[i]
+            tops2, live2, waiting2 = enter(f, tops, live - 1, waiting)
+            live2, waiting2 = self._new_bottom(f, tops2, live2, waiting2)
+            if self._search(i + 1, talon, tops2, live2, waiting2):
+                return True
+        j = min(len(stock), i + self.draw)
+        if self._search(j, talon + stock[i:j], tops, live, waiting):
+            return True
+        self.dead.add(key)
+        return False
+
+
+# ---------------------------------------------------------------- exact search
+class WinSearch(Search):
+    """Depth-first search for a win over the optimizing search's macro moves."""
+
+    def __init__(self, game: Game, *, time_limit: float | None = 10.0,
+                 max_nodes: int | None = None, dead_entries: int = DEAD_ENTRIES,
+                 relax_nodes: int = NODE_RELAXATION_NODES) -> None:
+        super().__init__(game, time_limit=time_limit, max_nodes=max_nodes, rollouts=0)
+        if not no_redeal_left(game):
+            raise ValueError("the win search needs a position with no redeal left")
+        self.dead: set[Any] = set()
+        self.dead_entries = dead_entries
+        self.relax_nodes = relax_nodes
+        self.relaxed_cuts = 0
+        """Branches the relaxation ended (the lower bound had not)."""
+
+    def prove(self) -> bool | None:
+        """True with a win in ``best_path``, False when there is none, None at the limits."""
+        self.deadline = (time.perf_counter() + self.time_limit
+                         if self.time_limit is not None else float("inf"))
+        self.best = 1  # only a win counts: every bound of at least 1 ends a branch
+        self.best_path = []
+        try:
+            return self._win(self.grid0, self.p0, self.r0, 0)
+        except _TimeUp:
+            while self.path:
+                self._undo_seq(self._applied.pop())
+                self.path.pop()
+            return None
+
+    def _relaxed_lost(self, g: Any, p: int) -> bool:
+        seq = self.seq
+        tops, live, waiting = _grid_relaxed(g, self.run_mode)
+        relax = Relaxation(seq[:p], seq[p:], tops, live, waiting, draw=self.k,
+                           fill_from_talon=self.fill_talon)
+        return relax.winnable(self.relax_nodes, self.deadline) is False
+
+    def _win(self, g: Any, p: int, r: int, mask: int) -> bool:
+        self.nodes += 1
+        if (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline) or (
+            self.max_nodes is not None and self.nodes > self.max_nodes
+        ):
+            raise _TimeUp
+        seq = self.seq
+        n = len(seq)
+        if not n:
+            self.best = 0
+            self.best_path = list(self.path)
+            return True
+        key = self._key(g, p, r, mask)
+        if key in self.dead:
+            return False
+        # every position is expanded once: a search for reachability needs no more, and a
+        # peel back to a position seen (card mode) adds nothing
+        self._lost(key)
+        if self.lower_bound(g, p, r) >= 1:
+            return False
+        if self.relax_nodes and self._relaxed_lost(g, p):
+            self.relaxed_cuts += 1
+            return False
+        cuts = self._cuts(p, n, r)
+        safe = self._safe_cut(g, r, cuts) if self.run_mode else None
+        if safe is None:
+            moves = self._moves(g, p, r, n, cuts)
+        else:
+            # the safe build's child is as good as every line through a later cut
+            moves = [self._safe_move(g, safe, r), *self._moves(
+                g, p, r, n, [(q, rq) for q, rq in cuts if q < safe])]
+        if not self.run_mode:
+            self.onpath.add(key)  # no loop even when the kept positions are cleared
+        applied = self._applied
+        orig = self.orig
+        won = False
+        for mv, g2, p2, r2, i in moves:
+            if i < 0 and self._key(g2, p2, r2, mask) in self.onpath:
+                continue
+            if i >= 0:
+                card = seq.pop(i)
+                self.seqcount -= 1 << (2 * card)
+                o = orig.pop(i)
+                applied.append((i, card, o))
+                mask2 = mask | (1 << o)
+            else:
+                applied.append((-1, -1, -1))
+                mask2 = mask
+            self.path.append(mv)
+            won = self._win(g2, p2, r2, mask2)
+            self.path.pop()
+            self._undo_seq(applied.pop())
+            if won:
+                break
+        if not self.run_mode:
+            self.onpath.discard(key)
+        return won
+
+    def _lost(self, key: Any) -> None:
+        dead = self.dead
+        if len(dead) >= self.dead_entries:
+            dead.clear()
+        dead.add(key)
+
+
+# --------------------------------------------------------------- certificates
+def find_certificate(game: Game) -> LossCertificate | None:
+    """A card of the position that can never enter, read from the position alone; or None."""
+    if not no_redeal_left(game) or game.rules.fill_from_talon:
+        return None
+    talon = game.talon
+    for j in range(len(talon) - 1, -1, -1):
+        c = talon[j]
+        if not LEVEL_OF[c]:
+            if j:
+                return LossCertificate(UNDER_STUCK_CARD, card=talon[0], blocker=c)
+            return LossCertificate(BASE_ON_TALON, card=c)
+    return None
+
+
+def root_certificate(game: Game, *, max_nodes: int | None = RELAXATION_NODES,
+                     deadline: float = float("inf")) -> LossCertificate | None:
+    """A certificate that the position cannot be won, when a cheap proof exists."""
+    if not no_redeal_left(game) or not game.score:
+        return None
+    cert = find_certificate(game)
+    if cert is not None:
+        return cert
+    if Relaxation.of_game(game).winnable(max_nodes, deadline) is False:
+        return LossCertificate(RELAXATION_LOST)
+    return None
+
+
+def check_certificate(game: Game, cert: LossCertificate, *,
+                      max_states: int = 2_000_000) -> bool:
+    """Re-check a certificate from the position, with code of its own.
+
+    The card reasons are read again from the talon and the rules.
+    The relaxation's verdict is checked by a breadth-first enumeration of
+    every position of the relaxation reachable by its moves (every talon build,
+    fill and deal, none taken greedily; positions with a base on a talon that
+    is never used for fills are not expanded, since that base never leaves):
+    the certificate holds if none of them has every card in.  False when it
+    does not hold or the enumeration is too big.
+    """
+    redeals = game.rules.redeals
+    if redeals is None or game.redeals_done < redeals:
+        return False
+    if cert.reason == RELAXATION_LOST:
+        return _relaxation_has_no_win(game, max_states)
+    if game.rules.fill_from_talon:
+        return False
+    talon = list(game.talon)
+
+    def stuck(card: int) -> bool:
+        return card % 12 < 3  # a base (2, 3 or 4) enters only by a fill
+
+    if cert.reason == BASE_ON_TALON:
+        return cert.card in talon and stuck(cert.card)
+    if cert.reason == UNDER_STUCK_CARD:
+        if cert.blocker not in talon or not stuck(cert.blocker):
+            return False
+        lowest_blocker = talon.index(cert.blocker)
+        return cert.card in talon[:lowest_blocker]
+    return False
+
+
+def _relaxation_has_no_win(game: Game, max_states: int) -> bool:
+    ever = frozenset(pile[-1] for pile in game.grid if pile)
+    bottoms = tuple(sorted(pile[0] for pile in game.grid if pile and pile[0] % 12 >= 3))
+    start = (tuple(reversed(game.stock)), tuple(game.talon), ever, bottoms)
+    draw = game.rules.draw
+    fill_talon = game.rules.fill_from_talon
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for stock, talon, ever_tops, bots in frontier:
+            if not stock and not talon:
+                return False  # every card in: the relaxation is won
+            if not fill_talon and any(c % 12 < 3 for c in talon):
+                continue  # a base on the talon never leaves it: no win beyond
+            children = []
+            if talon and talon[-1] % 12 >= 3 and talon[-1] - 3 in ever_tops:
+                children.append((stock, talon[:-1], ever_tops | {talon[-1]}, bots))
+            emptiable = [b for b in set(bots) if b - 3 in ever_tops]
+            source = stock[:1] if stock else (talon[-1:] if fill_talon else ())
+            for b in emptiable:
+                for f in source:
+                    rest = list(bots)
+                    rest.remove(b)
+                    if f % 12 >= 3:
+                        rest.append(f)
+                    s2, t2 = (stock[1:], talon) if stock else (stock, talon[:-1])
+                    children.append((s2, t2, ever_tops | {f}, tuple(sorted(rest))))
+            if stock:
+                children.append((stock[draw:], talon + stock[:draw], ever_tops, bots))
+            for child in children:
+                if child not in seen:
+                    seen.add(child)
+                    if len(seen) > max_states:
+                        return False
+                    nxt.append(child)
+        frontier = nxt
+    return True
+
+
+# ----------------------------------------------------------------- front door
+def prove_winnable(game: Game, *, time_limit: float | None = 10.0,
+                   max_nodes: int | None = None) -> WinResult:
+    """Can ``game``'s position be won (knowing the stock)?  ``game`` is unchanged.
+
+    Needs a position with no redeal left (else ``ValueError``).
+    """
+    start = time.perf_counter()
+    deadline = start + time_limit if time_limit is not None else float("inf")
+    if not game.score:
+        return WinResult(WON, (), None, 0, 0.0)
+    cert = root_certificate(game, max_nodes=RELAXATION_NODES if max_nodes is None
+                            else min(max_nodes, RELAXATION_NODES), deadline=deadline)
+    if cert is not None:
+        return WinResult(LOST, (), cert, 0, time.perf_counter() - start)
+    left = None if time_limit is None else max(1e-3, deadline - time.perf_counter())
+    search = WinSearch(game, time_limit=left, max_nodes=max_nodes)
+    found = search.prove()
+    seconds = time.perf_counter() - start
+    if found is None:
+        return WinResult(UNKNOWN, (), None, search.nodes, seconds)
+    if not found:
+        return WinResult(LOST, (), None, search.nodes, seconds)
+    return WinResult(WON, tuple(realize(game, search.best_path)), None, search.nodes, seconds)
