@@ -25,7 +25,7 @@ from collections import Counter
 from reference import reference_seconds
 
 from devilsgrip.game import Game
-from devilsgrip.solver import solve
+from devilsgrip.solver.portfolio import solve
 
 DEFAULT_LIMITS = {"classic": 1.0, "single-pass": 10.0, "literal": 10.0}
 

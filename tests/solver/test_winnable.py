@@ -6,14 +6,14 @@ import json
 
 import pytest
 from helpers import brute_force, late_position, replay_score
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from devilsgrip.cards import LEVEL_OF
 from devilsgrip.cli import main
 from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
-from devilsgrip.solver import solve
+from devilsgrip.solver.portfolio import solve
 from devilsgrip.solver.winnable import (
     BASE_ON_TALON,
     LOST,
@@ -107,6 +107,7 @@ def test_relaxation_proves_some_deals_lost() -> None:
 
 @small
 @given(seed=st.integers(0, 10**6), outside=st.integers(2, 9), rules=st.sampled_from(ONE_PASS))
+@example(seed=206, outside=4, rules="literal")  # two copies of the stuck base on the talon
 def test_certificates_are_rechecked_and_sound(seed: int, outside: int, rules: str) -> None:
     game = late_position(seed, outside, rules)
     cert = root_certificate(game, max_nodes=None)
@@ -143,6 +144,10 @@ def test_a_base_on_the_talon_is_certified() -> None:
         # the card under the base can never enter either
         under = LossCertificate(UNDER_STUCK_CARD, card=game.talon[0], blocker=game.talon[-1])
         assert check_certificate(game, under)
+    # a copy of the blocker itself under it (two decks): that copy can never enter either
+    doubled = next(g for g in games if g.talon.count(g.talon[-1]) >= 2)
+    base = doubled.talon[-1]
+    assert check_certificate(doubled, LossCertificate(UNDER_STUCK_CARD, card=base, blocker=base))
 
 
 def test_wrong_certificates_are_refused() -> None:

@@ -45,7 +45,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
 
 
 def run(args: argparse.Namespace) -> int:
-    from devilsgrip.solver import solve
+    from devilsgrip.solver.portfolio import solve
 
     game = game_from_args(args)
     result = solve(game, time_limit=args.time_limit)

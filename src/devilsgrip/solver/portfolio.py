@@ -1,27 +1,49 @@
-"""The front door of the clairvoyant solver: the optimizing search beside the win search.
+"""The clairvoyant solver's portfolio: the optimizing search beside the win search.
 
-With no redeal left, :func:`solve` first asks whether the position can be won
-(:mod:`devilsgrip.solver.winnable`) with half of the time (or node) limit,
-then gives what is left to the optimizing search (:mod:`devilsgrip.solver.core`).
-A win found ends it at once; a proof that there is none raises the optimizing
-search's floor to 1, so that a line leaving one card is then proven optimal.
+:func:`solve` runs the optimizing search (:mod:`devilsgrip.solver.core`) and,
+when no redeal is left and cards are out, the win search
+(:mod:`devilsgrip.solver.winnable`) beside it, each with the whole limit: on a
+time limit the win search runs in a process of its own at the same time (a
+machine with one core runs the optimizing search alone); on a node budget the
+two run one after the other, each with that budget, so the result is the same
+on any machine.  A win found replaces the line; a proof that there is none
+raises the bound to 1, so that a line leaving one card is then proven optimal.
 Either way the result's ``bound`` is the best lower bound proven: a deal is
 *resolved* when a win is found or ``bound >= 1``.
+
+Neither search takes time from the other: the optimizing search's line is what
+a player asks for, and it is sensitive to its time (on single-pass deals
+301-306 at 10 s, giving the win search half of the time first left 17.2 cards
+on average against 13.7 for the optimizing search alone).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from dataclasses import replace
 from typing import Final
 
 from devilsgrip.game import Game
-from devilsgrip.solver.core import DEFAULT_TT_ENTRIES, Search, SolveResult, realize
+from devilsgrip.solver import core
+from devilsgrip.solver.core import DEFAULT_TT_ENTRIES, SolveResult
 from devilsgrip.solver.limits import check_time_limit
-from devilsgrip.solver.winnable import LOST, WON, WinResult, no_redeal_left, prove_winnable
+from devilsgrip.solver.winnable import (
+    LOST,
+    UNKNOWN,
+    WON,
+    WinResult,
+    no_redeal_left,
+    prove_winnable,
+)
 
-WIN_SHARE: Final = 0.5
-"""The share of the limits the win search may use first."""
+JOIN_GRACE: Final = 5.0
+"""Seconds past the time limit the win search's process is waited for (its start-up)."""
+
+
+def _beside_possible() -> bool:
+    return (os.cpu_count() or 1) >= 2
 
 
 def solve(
@@ -31,44 +53,71 @@ def solve(
     max_nodes: int | None = None,
     tt_entries: int = DEFAULT_TT_ENTRIES,
 ) -> SolveResult:
-    """The best final score from ``game``'s position, knowing the stock; ``game`` is unchanged.
+    """The best final score from ``game``'s position with its proven bound; ``game`` is unchanged.
 
+    As :func:`devilsgrip.solver.core.solve`, with the win search beside it:
     ``proven`` is True when the score is optimal, and then ``bound == score``;
-    else ``bound`` is a proven lower bound, below ``score``.  The line of
-    ``moves`` (deals and redeals included, no swaps) replays legally to exactly
-    ``score``.  ``time_limit`` is a positive, finite number of seconds, or None
-    for none (then ``max_nodes`` stops the search); else ``LimitError``.
+    else ``bound`` is a proven lower bound, below ``score``.
     ``extra["win"]`` is the win search's verdict (``won``, ``lost``, ``unknown``)
     when it ran, and ``extra["certificate"]`` its loss certificate when it has one.
     """
     check_time_limit(time_limit, none_ok=True)
     start = time.perf_counter()
-    win: WinResult | None = None
-    if no_redeal_left(game) and game.score:
-        win = prove_winnable(
-            game,
-            time_limit=None if time_limit is None else time_limit * WIN_SHARE,
-            max_nodes=None if max_nodes is None else max(1, int(max_nodes * WIN_SHARE)),
-        )
-        if win.outcome == WON:
-            return SolveResult(
-                score=0, proven=True, moves=win.moves, nodes=win.nodes,
-                seconds=time.perf_counter() - start, rules=str(game.rules), bound=0,
-                extra={"win": WON},
-            )
-    spent = time.perf_counter() - start
-    left_time = None if time_limit is None else max(1e-3, time_limit - spent)
-    left_nodes = None if max_nodes is None else max(1, max_nodes - (win.nodes if win else 0))
-    search = Search(game, time_limit=left_time, max_nodes=left_nodes, tt_entries=tt_entries)
-    floor = 1 if win is not None and win.outcome == LOST else 0
-    result = search.run(floor=floor)
-    moves = realize(game, search.best_path)
-    extra: dict[str, object] = {}
-    if win is not None:
-        extra["win"] = win.outcome
-        if win.certificate is not None:
-            extra["certificate"] = win.certificate.to_dict()
-    return replace(
-        result, moves=tuple(moves), nodes=result.nodes + (win.nodes if win else 0),
-        seconds=time.perf_counter() - start, bound=max(result.bound, floor), extra=extra,
-    )
+    asks = no_redeal_left(game) and game.score > 0
+    if asks and max_nodes is not None:
+        result = core.solve(game, time_limit=time_limit, max_nodes=max_nodes,
+                            tt_entries=tt_entries)
+        if result.proven or result.bound >= 1:
+            return result
+        win = prove_winnable(game, time_limit=time_limit, max_nodes=max_nodes)
+        return _combine(game, result, win, start)
+    if not (asks and _beside_possible()):
+        return core.solve(game, time_limit=time_limit, max_nodes=max_nodes,
+                          tt_entries=tt_entries)
+    context = multiprocessing.get_context("spawn")  # no fork of a program's threads
+    answers: multiprocessing.SimpleQueue[WinResult | None] = context.SimpleQueue()
+    worker = context.Process(target=_win_search, args=(game.copy(), time_limit, answers),
+                             daemon=True)
+    worker.start()
+    try:
+        result = core.solve(game, time_limit=time_limit, tt_entries=tt_entries)
+        if result.proven:
+            return result
+        wait = None if time_limit is None else start + time_limit + JOIN_GRACE
+        while answers.empty() and worker.is_alive():
+            if wait is not None and time.perf_counter() > wait:
+                break
+            worker.join(0.05)
+        answer = answers.get() if not answers.empty() else None
+    finally:
+        if worker.is_alive():
+            worker.terminate()  # its answer is no longer needed
+        worker.join()
+        answers.close()
+    if answer is None:  # a win search that could not run, or not in time, adds nothing
+        return replace(result, seconds=time.perf_counter() - start, extra={"win": UNKNOWN})
+    return _combine(game, result, answer, start)
+
+
+def _win_search(game: Game, time_limit: float | None,
+                answers: multiprocessing.SimpleQueue[WinResult | None]) -> None:
+    """The win search's process: its answer, or None when it failed."""
+    try:
+        answers.put(prove_winnable(game, time_limit=time_limit))
+    except Exception:
+        answers.put(None)
+        raise
+
+
+def _combine(game: Game, result: SolveResult, win: WinResult, start: float) -> SolveResult:
+    extra: dict[str, object] = {"win": win.outcome}
+    if win.certificate is not None:
+        extra["certificate"] = win.certificate.to_dict()
+    nodes = result.nodes + win.nodes
+    seconds = time.perf_counter() - start
+    if win.outcome == WON:
+        return SolveResult(score=0, proven=True, moves=win.moves, nodes=nodes,
+                           seconds=seconds, rules=str(game.rules), bound=0, extra=extra)
+    bound = max(result.bound, 1 if win.outcome == LOST else 0)
+    return replace(result, proven=result.proven or bound >= result.score, bound=bound,
+                   nodes=nodes, seconds=seconds, extra=extra)

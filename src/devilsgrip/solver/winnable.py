@@ -426,8 +426,9 @@ def check_certificate(game: Game, cert: LossCertificate, *,
     if cert.reason == UNDER_STUCK_CARD:
         if cert.blocker not in talon or not stuck(cert.blocker):
             return False
-        lowest_blocker = talon.index(cert.blocker)
-        return cert.card in talon[:lowest_blocker]
+        # the highest copy of the blocker: every card under it waits under it for good
+        highest_blocker = len(talon) - 1 - talon[::-1].index(cert.blocker)
+        return cert.card in talon[:highest_blocker]
     return False
 
 
