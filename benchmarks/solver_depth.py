@@ -15,7 +15,7 @@ import argparse
 
 from devilsgrip.game import Game
 from devilsgrip.solver import solve
-from devilsgrip.solver.core import Search
+from devilsgrip.solver.clairvoyant import new_search
 
 
 def main() -> None:
@@ -41,7 +41,7 @@ def main() -> None:
                 if len(position.stock) <= k:
                     break
                 position.play(move)
-            search = Search(position)
+            search = new_search(position)
             bound = search.lower_bound(search.grid0, search.p0, search.r0)
             result = solve(position, time_limit=None, max_nodes=args.nodes)
             exact[k] += bound == result.score

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from devilsgrip.game import Game
 from devilsgrip.solver import SolveResult, solve
-from devilsgrip.solver.core import Search, realize
+from devilsgrip.solver.clairvoyant import RunSearch, new_search
+from devilsgrip.solver.lines import realize
 
 LAST_PASS = [
     "single-pass",
@@ -23,7 +24,7 @@ LAST_PASS = [
 
 def beam_only(game: Game, width: int) -> tuple[int, list[str]]:
     """The best score and line of one beam of ``width`` from ``game``, and nothing else."""
-    search = Search(game, time_limit=None)
+    search = new_search(game, time_limit=None)
     search.best = len(search.seq) + 1
     search.deadline = float("inf")
     search._beam(width)
@@ -85,7 +86,7 @@ def test_narrow_beam_lines_replay(rules: str, width: int) -> None:
 
 def test_beam_leaves_the_search_as_it_was() -> None:
     game = Game(3, rules="single-pass")
-    search = Search(game, time_limit=None)
+    search = new_search(game, time_limit=None)
     seq, count = list(search.seq), search.seqcount
     search.best = len(seq) + 1
     search.deadline = float("inf")
@@ -105,7 +106,7 @@ def test_no_beam_while_a_redeal_is_left() -> None:
     # classic has unlimited redeals: the playouts supply lines, the beam never runs
     calls: list[int] = []
 
-    class Spy(Search):
+    class Spy(RunSearch):
         def _beam(self, width: int) -> None:
             calls.append(width)
             super()._beam(width)

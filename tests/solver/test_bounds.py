@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 from unittest.mock import patch
 
 import pytest
@@ -17,11 +18,15 @@ from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, REDEAL, MoveKind
 from devilsgrip.rules import Rules
 from devilsgrip.solver import solve
-from devilsgrip.solver.core import _BFIELD, _FIELD, TALON, Search, realize
+from devilsgrip.solver.bounds import Bounds
+from devilsgrip.solver.clairvoyant import new_search
+from devilsgrip.solver.grids import BOTTOM_FIELD, TOP_FIELD
+from devilsgrip.solver.lines import realize
+from devilsgrip.solver.moves import TALON
 
 
 def root_bound(game: Game) -> int:
-    search = Search(game)
+    search = new_search(game)
     return search.lower_bound(search.grid0, search.p0, search.r0)
 
 
@@ -162,20 +167,20 @@ def test_playout_candidates_are_the_entering_moves(
 ) -> None:
     """The playouts' lean move list is the search's list of entering moves, grids included."""
     game = walked_position(seed, outside, rules, steps, split)
-    search = Search(game)
+    search = new_search(game)
     g, p, r, n = search.grid0, search.p0, search.r0, len(search.seq)
     full = sorted(
         (mv, g2, p2, r2, i) for mv, g2, p2, r2, i in search._moves(g, p, r, n) if i >= 0
     )
     lean = []
-    for _key, q, kind, a, b, g2, p2, r2, i in search._candidates(g, p, r, n):
-        mv = (q, kind, a, b)
+    for _key, mv, g2, p2, r2, i in search._candidates(g, p, r, n):
+        _, kind, a, _ = mv
         if g2 is None:
             f = search.seq[i]
             if kind == TALON:
-                g2 = g - _FIELD[PREV[f]] + _FIELD[f]
+                g2 = g - TOP_FIELD[PREV[f]] + TOP_FIELD[f]
             else:
-                g2 = g - _FIELD[a - 3] - _BFIELD[a] + _FIELD[f] + _BFIELD[f]
+                g2 = g - TOP_FIELD[a - 3] - BOTTOM_FIELD[a] + TOP_FIELD[f] + BOTTOM_FIELD[f]
         lean.append((mv, g2, p2, r2, i))
     assert sorted(lean) == full, game.position()
 
@@ -184,7 +189,7 @@ def test_playout_candidates_are_the_entering_moves(
 def test_playouts_alone_give_lines_that_replay(rules: str) -> None:
     for number in (1, 4):
         game = Game(number, rules=rules)
-        search = Search(game, time_limit=None, max_nodes=3000)
+        search = new_search(game, time_limit=None, max_nodes=3000)
         search.best = len(search.seq)
         search.floor = search.lower_bound(search.grid0, search.p0, search.r0)
         search.deadline = float("inf")
@@ -240,7 +245,7 @@ def test_last_pass_bound_never_exceeds_the_optimum(
     except RuntimeError:
         return
     assert root_bound(game) <= best, game.position()
-    with patch("devilsgrip.solver.core._TALON_BOUND_STOCK", 96):
+    with patch("devilsgrip.solver.bounds.TALON_BOUND_STOCK", 96):
         assert root_bound(game) <= best, game.position()
 
 
@@ -306,16 +311,16 @@ def test_stock_out_solves_match_exhaustive_search(
 
 
 def stack_bound(game: Game) -> int:
-    """:meth:`Search._stack_bound` alone, at the root (with no redeal left)."""
-    search = Search(game)
+    """:meth:`Bounds._stack_bound` alone, at the root (with no redeal left)."""
+    search = new_search(game)
     tops = 0
     bcount = 0
     for pile in game.grid:
         if pile:
-            tops |= _FIELD[pile[-1]]
+            tops |= TOP_FIELD[pile[-1]]
             if LEVEL_OF[pile[0]]:
-                bcount += _FIELD[pile[0]]
-    return search._stack_bound(tops, bcount, search.p0)
+                bcount += TOP_FIELD[pile[0]]
+    return search.bounds._stack_bound(search.seq, tops, bcount, search.p0)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -346,7 +351,7 @@ def test_stack_bound_is_not_vacuous() -> None:
         rules = _LAST_PASS_RULES[seed % len(_LAST_PASS_RULES)]
         game = _stock_out(seed, 10 + seed % 25, rules, seed % 8, split=True,
                           stock_left=3 + seed % 15)
-        with patch.object(Search, "_stack_bound", lambda self, *args: 0):
+        with patch.object(Bounds, "_stack_bound", lambda self, *args: 0):
             rest = root_bound(game)
         above += stack_bound(game) > rest
     assert above >= 3
@@ -377,7 +382,7 @@ def test_bound_sees_talon_cards_waiting_for_the_stock(
 
 
 def _stack_bound_by_definition(game: Game) -> int:
-    """:meth:`Search._stack_bound` as its docstring states it, without shortcuts."""
+    """:meth:`Bounds._stack_bound` as its docstring states it, without shortcuts."""
     talon = list(reversed(game.talon))  # t_1 first
     stock = list(reversed(game.stock))  # s_1 first
     tops = {pile[-1] for pile in game.grid if pile}
@@ -417,14 +422,14 @@ def test_stack_bound_follows_its_definition(
 
 
 def count_bound(game: Game) -> int:
-    """:meth:`Search._count_bound` alone, at the root."""
-    search = Search(game)
+    """:meth:`Bounds._count_bound` alone, at the root."""
+    search = new_search(game)
     fixed = game.redeals_left == 0
-    return search._count_bound(search.grid0, search.p0, fixed)
+    return search.bounds._count_bound(search.grid0, search.seq, search.p0, fixed)
 
 
 def _deficit(cards: list[int], tops: Counter[int], bottoms: Counter[int]) -> int:
-    """``-D`` of :meth:`Search._count_bound` for the entering set ``cards``."""
+    """``-D`` of :meth:`Bounds._count_bound` for the entering set ``cards``."""
     entering = Counter(cards)
     total = 0
     for w in range(N_CARDS):
@@ -438,7 +443,7 @@ def _deficit(cards: list[int], tops: Counter[int], bottoms: Counter[int]) -> int
 def _fills_keep_pace(
     above: list[int], stock: list[int], tops: Counter[int], bottoms: Counter[int]
 ) -> bool:
-    """The blocked stock cards fill spaces when they come up (:meth:`Search._prefix_ok`)."""
+    """The blocked stock cards fill spaces when they come up (:meth:`Bounds._prefix_ok`)."""
     present = {c for c, n in tops.items() if n} | set(above) | set(stock)
     blocked = [not LEVEL_OF[c] or c - 3 not in present for c in stock]
     for i, is_blocked in enumerate(blocked):
@@ -458,7 +463,7 @@ def _fills_keep_pace(
 
 
 def _count_bound_by_definition(game: Game) -> int:
-    """:meth:`Search._count_bound` as its docstring states it, without shortcuts."""
+    """:meth:`Bounds._count_bound` as its docstring states it, without shortcuts."""
     talon = list(reversed(game.talon))  # t_1 first
     stock = list(reversed(game.stock))  # s_1 first
     tops = Counter(pile[-1] for pile in game.grid if pile)
@@ -560,7 +565,7 @@ def test_count_bound_is_not_vacuous() -> None:
         rules = _LAST_PASS_RULES[seed % len(_LAST_PASS_RULES)]
         game = _stock_out(seed, 10 + seed % 25, rules, seed % 8, split=True,
                           stock_left=3 + seed % 15)
-        with patch.object(Search, "_count_bound", lambda self, *args: 0):
+        with patch.object(Bounds, "_count_bound", lambda self, *args: 0):
             rest = root_bound(game)
         above += count_bound(game) > rest
     assert above >= 10
@@ -581,12 +586,17 @@ def test_count_bound_sees_fills_that_cannot_keep_pace() -> None:
     best = solve(game, time_limit=20)
     assert best.proven and best.score == 25
     assert count_bound(game) == 24
-    with patch.object(Search, "_prefix_ok", lambda self, *args: True):
+    with patch.object(Bounds, "_prefix_ok", lambda self, *args: True):
         assert count_bound(game) == 12
 
 
+def root_safe_build(search: Any) -> object:
+    """The safe build's child at the root, or None."""
+    return search._safe_build(search.grid0, search.seq, search.seqcount, search.p0, search.r0)
+
+
 def test_a_safe_talon_build_keeps_the_optimum() -> None:
-    """:meth:`Search._safe_build`: where the search takes the talon build as the only
+    """:meth:`RunSearch._safe_build`: where the search takes the talon build as the only
     child, the position after it is worth exactly the position before (plain
     exhaustive search of engine states), and so are the search's results."""
     checked = 0
@@ -595,8 +605,8 @@ def test_a_safe_talon_build_keeps_the_optimum() -> None:
                  "single-pass,redeals=1"][seed % 4]
         game = _stock_out(seed, 6 + seed % 14, rules, seed % 7, split=seed % 2 == 0,
                           stock_left=seed % 9)
-        search = Search(game)
-        if not game.talon or search._safe_build(search.grid0, search.p0, search.r0) is None:
+        search = new_search(game)
+        if not game.talon or root_safe_build(search) is None:
             continue
         after = game.copy()
         build = next(m for m in after.generate_moves() if m.kind == MoveKind.TALON)
@@ -616,7 +626,7 @@ def test_a_safe_talon_build_keeps_the_optimum() -> None:
 def test_no_safe_talon_build_while_the_other_copy_is_to_come() -> None:
     """The jack of clubs tops the talon and its 8 is a top, but the other jack of
     clubs is still in the stock: building this one at once loses a card (found by
-    a search of random positions), so :meth:`Search._safe_build` must not."""
+    a search of random positions), so :meth:`RunSearch._safe_build` must not."""
     _check_building_at_once_loses(
         "3D6D9D,TCKC,6S9S,2S5S8SJS,3S6S9S,4D7DTDKD,2H,3H6H9HQH/"
         "3C6C9CQC,4D7DTDKD,2D5D8DJD,3H6H9HQH,3D6D9DQD,2C5C8C,4C7CTCKC,4H7HTHKH/"
@@ -634,8 +644,8 @@ def _check_building_at_once_loses(position: str, best: int, after_build: int) ->
     after = game.copy()
     after.push(next(m for m in after.generate_moves() if m.kind == MoveKind.TALON))
     assert (brute_force(game), brute_force(after)) == (best, after_build)
-    search = Search(game)
-    assert search._safe_build(search.grid0, search.p0, search.r0) is None
+    search = new_search(game)
+    assert root_safe_build(search) is None
     result = solve(game, time_limit=20)
     assert result.proven and result.score == best
 
@@ -654,7 +664,7 @@ def test_no_safe_talon_build_while_a_pile_waits_for_the_same_top() -> None:
 
 
 def test_moves_past_a_safe_build_are_left_out_soundly() -> None:
-    """:meth:`Search._safe_cut`: when a deal or more would bring up a card whose talon
+    """:meth:`RunSearch._safe_cut`: when a deal or more would bring up a card whose talon
     build is safe, the search leaves out every move at a later cut; its results
     still match the plain exhaustive search."""
     checked = 0
@@ -662,7 +672,7 @@ def test_moves_past_a_safe_build_are_left_out_soundly() -> None:
         rules = ["single-pass", "single-pass,draw=1", "single-pass,redeals=1"][seed % 3]
         game = _stock_out(seed, 8 + seed % 12, rules, seed % 5, split=seed % 2 == 0,
                           stock_left=3 + seed % 8)
-        search = Search(game)
+        search = new_search(game)
         cuts = search._cuts(search.p0, len(search.seq), search.r0)
         safe = search._safe_cut(search.grid0, search.r0, cuts)
         if safe is None or safe == search.p0:
@@ -688,7 +698,7 @@ def test_moves_before_a_safe_build_are_kept() -> None:
         "3S6S9SQS,8S,4D,6H9HQH,3S6S,QD,2C,2C5C8CJC "
         "KD4CQCKS6C4D9STS4SJSJH7D9D 3H9C2SQSKC5S7STD5C7C3C7D 0 11 single-pass,draw=1"
     )
-    search = Search(game)
+    search = new_search(game)
     cuts = search._cuts(search.p0, len(search.seq), search.r0)
     assert search._safe_cut(search.grid0, search.r0, cuts) > search.p0
     assert brute_force(game) == 17

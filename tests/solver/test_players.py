@@ -7,6 +7,8 @@ from dataclasses import replace
 
 import pytest
 from helpers import late_position
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
@@ -22,7 +24,14 @@ from devilsgrip.solver import (
     sample_game,
     solve,
 )
-from devilsgrip.solver.players import candidate_moves, guarded_choice
+from devilsgrip.solver.players import (
+    InformationState,
+    candidate_moves,
+    guarded_choice,
+    honest_move,
+    information_state,
+)
+from devilsgrip.solver.rollouts import Table, apply, rollout_scores, table_of
 
 
 @pytest.mark.parametrize("rules", ["classic", "single-pass", "literal"])
@@ -59,7 +68,9 @@ def _two_games_same_view(seed: int, rules: str = "classic") -> tuple[Game, Game]
 
 
 @pytest.mark.parametrize(("seed", "rules"), [
-    (3, "classic"), (11, "classic"), (12, "classic"), (3, "single-pass"), (7, "literal")])
+    (3, "classic"), (11, "classic"), (12, "classic"), (3, "single-pass"), (7, "literal"),
+    (11, "single-pass"), (12, "literal"), (5, "single-pass,move_unit=card"),
+    (8, "literal,move_unit=run")])
 def test_honest_never_reads_the_hidden_order(seed: int, rules: str) -> None:
     a, b = _two_games_same_view(seed, rules)
     # everything a player sees agrees; only the end announcement may differ
@@ -178,22 +189,86 @@ def _fake_solves(monkeypatch: pytest.MonkeyPatch, better: Move, by: list[int]) -
     monkeypatch.setattr(players, "solve", fake)
 
 
-@pytest.mark.parametrize(("by", "follows"), [([3, 3, 3, 3, 3, 3], True), ([9, -3], False)])
-def test_with_no_redeal_left_the_honest_player_keeps_greedys_move_without_evidence(
+def _last_pass_known_order() -> Game:
+    """A last pass whose stock order the player knows: every card was seen before."""
+    game = Game(2, rules="classic,redeals=1")
+    while game.stock:
+        game.play("d")
+    game.play("r")
+    for _ in range(6):
+        game.play(choose_move(game, "greedy") or "d")
+    assert game.view().stock_order is not None
+    return game
+
+
+@pytest.mark.parametrize(("by", "follows"), [([3], True), ([0], False), ([-2], False)])
+def test_with_no_redeal_left_and_the_order_known_greedys_move_stays_unless_beaten(
         monkeypatch: pytest.MonkeyPatch, by: list[int], follows: bool) -> None:
-    game = Game(2, rules="single-pass")
+    game = _last_pass_known_order()
+    view = game.view(with_legal=False)
+    moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
+    greedy = choose_move(game, "greedy")
+    other = next(m for m in moves if m != greedy)
+    _fake_solves(monkeypatch, other, by)
+    # the one possible stock, solved: only a better score moves it
+    assert (choose_move(game, "honest", time_limit=0.1) == other) is follows
+
+
+def test_with_a_redeal_left_the_best_mean_of_the_solves_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(2, rules="classic")
     for _ in range(6):
         game.play(choose_move(game, "greedy") or "d")
     view = game.view(with_legal=False)
     moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
     greedy = choose_move(game, "greedy")
     other = next(m for m in moves if m != greedy)
-    _fake_solves(monkeypatch, other, by)
-    # a mean 3 better on every sample moves it; 9 better then 3 worse does not
-    assert (choose_move(game, "honest", time_limit=0.1) == other) is follows
-    # with redeals left the plain best mean decides: both are 3 better on average
-    classic = Game.from_position(game.position().replace("single-pass", "classic"))
-    assert choose_move(classic, "honest", time_limit=0.1) == other
+    _fake_solves(monkeypatch, other, [9, -3])
+    assert choose_move(game, "honest", time_limit=0.1) == other
+
+
+def test_the_honest_player_decides_from_the_information_state_alone() -> None:
+    game = Game(6, rules="single-pass")
+    for _ in range(8):
+        game.play(choose_move(game, "greedy") or "d")
+    info = information_state(game)
+    assert isinstance(info, InformationState) and info.view == game.view(with_legal=False)
+    assert honest_move(info, 0, 0.2, 6) == choose_move(game, "honest", time_limit=0.2)
+
+
+def test_rollouts_judge_every_move_on_the_same_stock_orders() -> None:
+    import random
+
+    game = Game(9, rules="single-pass")
+    game.play_all("d d")
+    view = game.view(with_legal=False)
+    moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
+    scores = rollout_scores(view, [moves[0], moves[-1], moves[0]], random.Random(4), 3000)
+    assert scores[0] == scores[2]  # the same move on the same orders: the same scores
+    assert len(scores[0]) == len(scores[1]) >= 8
+    assert scores[0] != scores[1] or moves[0] == moves[-1]
+
+
+def _model_of(game: Game) -> Table:
+    return table_of(game.view(), list(reversed(game.stock)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(number=st.integers(1, 10**6), rules=st.sampled_from(
+    ["single-pass", "literal", "single-pass,move_unit=card", "literal,move_unit=run"]),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=120))
+def test_the_rollout_model_plays_moves_as_the_engine_does(
+        number: int, rules: str, picks: list[int]) -> None:
+    game = Game(number, rules=rules)
+    model = _model_of(game)
+    for pick in picks:
+        legal = [m for m in game.generate_moves(swaps=False) if m.kind != MoveKind.REDEAL]
+        if not legal:
+            break
+        move = legal[pick % len(legal)]
+        game.push(move)
+        apply(model, move)
+        assert model == _model_of(game), move.text()
 
 
 def test_the_honest_player_needs_a_sample() -> None:

@@ -23,10 +23,10 @@ from devilsgrip.solver.winnable import (
     WON,
     LossCertificate,
     Relaxation,
-    WinSearch,
     _relaxation_has_no_win,
     check_certificate,
     find_certificate,
+    new_win_search,
     prove_winnable,
     root_certificate,
 )
@@ -63,7 +63,7 @@ def test_win_search_agrees_with_exhaustive_search(
     best = optimum(game)
     if best is None:
         return
-    search = WinSearch(game, time_limit=None, max_nodes=500_000, relax_nodes=relax)
+    search = new_win_search(game, time_limit=None, max_nodes=500_000, relax_nodes=relax)
     found = search.prove()
     assert found is not None
     assert found == (best == 0)
@@ -200,7 +200,7 @@ def test_no_bound_above_a_line_on_deals(rules: str) -> None:
 
 def test_win_search_needs_no_redeal_left() -> None:
     with pytest.raises(ValueError):
-        WinSearch(Game(1, rules="classic"))
+        new_win_search(Game(1, rules="classic"))
     assert solve(Game(2), time_limit=5).extra == {}
 
 

@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
-from devilsgrip.solver.core import SolveResult, solve
+from devilsgrip.solver.clairvoyant import solve
 from devilsgrip.solver.hints import HINT_CODES, Hint, explain, hint
 from devilsgrip.solver.players import PLAYERS, choose_move, play_game, sample_game
+from devilsgrip.solver.search import SolveResult
 
 __all__ = [
     "HINT_CODES",

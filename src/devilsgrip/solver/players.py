@@ -2,12 +2,20 @@
 
 * ``greedy`` makes a card enter whenever it sees one that can (a talon build
   first, then an emptying build that fills its space), else deals.
-* ``honest`` sees only :meth:`Game.view`: it samples stock orders consistent
-  with what it saw, solves each sample after each candidate move with a small
+* ``honest`` is given only the information state (:class:`InformationState`:
+  the :class:`View`, which holds the rules, and the positions it saw since a
+  card last came in), never the :class:`Game`, so it cannot read the hidden
+  stock order.  While a redeal is left it samples stock orders consistent with
+  what it saw, solves each sample after each candidate move with a small
   budget, and takes the move with the best mean score (perfect-information
-  Monte Carlo).  With no redeal left it keeps greedy's move unless the samples
-  show another one clearly better (:func:`guarded_choice`).  It never reads
-  the hidden stock order.
+  Monte Carlo: the passes to come will show the stock again).  With no redeal
+  left and the stock's order unseen, a sampled solve would plan with cards
+  the player will not see in time, so each move is judged instead by rollouts
+  of an honest base policy over sampled stock orders
+  (:mod:`devilsgrip.solver.rollouts`).  With no redeal left and the order
+  known (every card was seen on an earlier pass) the one possible stock is
+  solved; there greedy's move is kept unless the solve finds a better one
+  (:func:`guarded_choice`).
 * ``clairvoyant`` follows the solver's line.
 """
 
@@ -17,6 +25,7 @@ import math
 import random
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from devilsgrip.cards import GRID_SIZE, PREV
@@ -30,10 +39,18 @@ from devilsgrip.notation import (
     MoveKind,
     format_cards,
 )
-from devilsgrip.solver.core import solve
+from devilsgrip.solver.clairvoyant import solve
 from devilsgrip.solver.limits import check_time_limit
+from devilsgrip.solver.rollouts import (
+    ROLLOUT_STEPS_PER_SECOND,
+    ROLLOUT_STEPS_PER_SECOND_CARD,
+    rollout_scores,
+)
 
 PLAYERS: Final = ("greedy", "honest", "clairvoyant")
+SEED_FACTOR: Final = 1_000_003
+"""A prime mixing the seed with the moves played into the random stock orders'
+seed: the same information state and seed always draw the same orders."""
 MAX_MOVES: Final = 20_000
 """A safety stop for :func:`play_game` (no real game comes near it)."""
 
@@ -56,6 +73,22 @@ time does not allow that for every sample and move, fewer samples are drawn
 (at least two)."""
 
 Pile = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class InformationState:
+    """What a player knows: the ``view`` (the rules included) and the positions it
+    saw since a card last came in (``recent``, :func:`seen_key` each), which it
+    remembers so as not to undo a move by another that brings nothing in."""
+
+    view: View
+    recent: frozenset[object] = frozenset()
+
+
+def information_state(game: Game) -> InformationState:
+    """The information state of the player of ``game``: the one door from a game to
+    the honest player and the hints."""
+    return InformationState(game.view(with_legal=False), frozenset(_seen_since_entering(game)))
 
 
 # ------------------------------------------------------------------ greedy
@@ -130,7 +163,11 @@ def candidate_moves(
 
 
 def _greedy(game: Game) -> Move | None:
-    view = game.view(with_legal=False)
+    return greedy_move(game.view(with_legal=False))
+
+
+def greedy_move(view: View) -> Move | None:
+    """The greedy player's move in ``view`` (it needs nothing more)."""
     grid, talon = view.grid, view.talon
     moves = candidate_moves(grid, talon, view.stock_count, view)
     for m in moves:
@@ -187,20 +224,29 @@ def sample_game(view: View, rng: random.Random) -> Game:
     return Game.from_position(text)
 
 
-def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | None:
-    view = game.view(with_legal=False)
+def honest_move(info: InformationState, seed: int, time_limit: float,
+                samples: int) -> Move | None:
+    """The honest player's move, from the information state alone."""
+    view = info.view
     if not view.stock_count and not view.talon:
         return None  # won
     moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
-    moves, peel = _no_peel_back(game, view, moves)
+    moves, peel = _no_peel_back(info, moves)
     if len(moves) <= 1:
         return moves[0] if moves else None
     if view.stock_order is not None or not view.unseen:
         samples = 1
-    rng = random.Random(seed * 1_000_003 + view.moves_played)
-    # a node budget, not a clock, so that the choice is the same on any machine
+    rng = random.Random(seed * SEED_FACTOR + view.moves_played)
+    # a budget of work, not a clock, so that the choice is the same on any machine
     rules = view.rules
     last_pass = rules.redeals is not None and view.redeals_done >= rules.redeals
+    if last_pass and view.stock_order is None:
+        rate = (ROLLOUT_STEPS_PER_SECOND if rules.move_unit == "run"
+                else ROLLOUT_STEPS_PER_SECOND_CARD)
+        steps = int(rate * time_limit)
+        rolled = rollout_scores(view, moves, rng, steps)
+        # on a tie, the earlier move: entering moves come before the deal
+        return moves[min(range(len(moves)), key=lambda i: (sum(rolled[i]), peel[i], i))]
     if last_pass:
         rate, least = NODES_PER_SECOND_LAST_PASS, LEAST_NODES_LAST_PASS
         samples = max(min(2, samples), min(samples, int(rate * time_limit / (least * len(moves)))))
@@ -216,7 +262,7 @@ def _honest(game: Game, seed: int, time_limit: float, samples: int) -> Move | No
             world.pop()
             scores[i].append(result.score)
     if last_pass:
-        greedy = _greedy(game)
+        greedy = greedy_move(view)
         if greedy in moves:
             return moves[guarded_choice(scores, moves.index(greedy))]
     # on a tie, a move that brings a card in or deals before a peel
@@ -253,33 +299,37 @@ def guarded_choice(scores: Sequence[Sequence[int]], default: int, z: float = GUA
     return best
 
 
-def _no_peel_back(game: Game, view: View, moves: list[Move]) -> tuple[list[Move], list[bool]]:
+def _no_peel_back(info: InformationState, moves: list[Move]) -> tuple[list[Move], list[bool]]:
     """``moves`` without the peels back to a position seen since the last card came
     in (a peel brings no card in, and two could undo each other forever), and for
     each move left whether it is a peel."""
+    view = info.view
     peel = [view.rules.move_unit == "card" and m.kind == MoveKind.BUILD
             and len(view.grid[m.src]) > 1 for m in moves]
     if not any(peel):
         return moves, peel
-    seen = _seen_since_entering(game)
-    after = game.copy()
     keep: list[tuple[Move, bool]] = []
     for m, p in zip(moves, peel, strict=True):
-        if p:
-            after.push(m)
-            back = _seen_key(after) in seen
-            after.pop()
-            if back:
-                continue
+        if p and _key_after_peel(view, m) in info.recent:
+            continue
         keep.append((m, p))
     return [m for m, _ in keep], [p for _, p in keep]
+
+
+def _key_after_peel(view: View, move: Move) -> object:
+    """:func:`seen_key` of the position after the peel ``move`` (the top card of its
+    source onto its target; nothing else changes)."""
+    grid = list(view.grid)
+    src, dst = grid[move.src], grid[move.dst]
+    grid[move.src], grid[move.dst] = src[:-1], (*dst, src[-1])
+    return (tuple(sorted(grid)), view.talon, view.stock_count, view.redeals_done)
 
 
 _LOOP_MEMORY: Final = 500
 """How many moves back :func:`_seen_since_entering` looks at most."""
 
 
-def _seen_key(game: Game) -> object:
+def seen_key(game: Game) -> object:
     """A position as a player sees it: the grid as a multiset (swaps are free), the
     talon, the stock's size and the redeals done."""
     return (tuple(sorted(game.grid)), tuple(game.talon), len(game.stock), game.redeals_done)
@@ -289,7 +339,7 @@ def _seen_since_entering(game: Game) -> set[object]:
     """The positions of ``game`` since the last move that brought a card in (this
     one included), from its history: what the player has seen and remembers."""
     g = game.copy()
-    seen = {_seen_key(g)}
+    seen = {seen_key(g)}
     for _ in range(_LOOP_MEMORY):
         if not g.can_undo:
             break
@@ -297,7 +347,7 @@ def _seen_since_entering(game: Game) -> set[object]:
         g.pop()
         if g.score != score:
             break
-        seen.add(_seen_key(g))
+        seen.add(seen_key(g))
     return seen
 
 
@@ -324,7 +374,7 @@ def choose_move(
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
     if player == "honest":
-        return _honest(game, seed, time_limit, samples)
+        return honest_move(information_state(game), seed, time_limit, samples)
     if player == "clairvoyant":
         result = solve(game, time_limit=time_limit)
         if result.moves:

@@ -1,6 +1,6 @@
 """The clairvoyant solver's portfolio: the optimizing search beside the win search.
 
-:func:`solve` runs the optimizing search (:mod:`devilsgrip.solver.core`) and,
+:func:`solve` runs the optimizing search (:mod:`devilsgrip.solver.clairvoyant`) and,
 when no redeal is left and cards are out, the win search
 (:mod:`devilsgrip.solver.winnable`) beside it, each with the whole limit: on a
 time limit the win search runs in a process of its own at the same time (a
@@ -26,9 +26,9 @@ from dataclasses import replace
 from typing import Final
 
 from devilsgrip.game import Game
-from devilsgrip.solver import core
-from devilsgrip.solver.core import DEFAULT_TT_ENTRIES, SolveResult
+from devilsgrip.solver import clairvoyant as core
 from devilsgrip.solver.limits import check_time_limit
+from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SolveResult
 from devilsgrip.solver.winnable import (
     LOST,
     UNKNOWN,
@@ -55,7 +55,7 @@ def solve(
 ) -> SolveResult:
     """The best final score from ``game``'s position with its proven bound; ``game`` is unchanged.
 
-    As :func:`devilsgrip.solver.core.solve`, with the win search beside it:
+    As :func:`devilsgrip.solver.clairvoyant.solve`, with the win search beside it:
     ``proven`` is True when the score is optimal, and then ``bound == score``;
     else ``bound`` is a proven lower bound, below ``score``.
     ``extra["win"]`` is the win search's verdict (``won``, ``lost``, ``unknown``)

@@ -1,6 +1,6 @@
 """Can this deal be won?  A search for the win alone, with no redeal left.
 
-The optimizing search (:mod:`devilsgrip.solver.core`) asks for the best final
+The optimizing search (:mod:`devilsgrip.solver.clairvoyant`) asks for the best final
 score; this module asks only whether the score can be 0, and so may end a
 branch as soon as one card provably never enters the grid.  It works when no
 redeal is left (a whole ``single-pass`` or ``literal`` game, the last pass of
@@ -53,12 +53,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Generic
 
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
-from devilsgrip.solver.core import Search, _TimeUp, realize
+from devilsgrip.solver.clairvoyant import CardSearch, RunSearch
+from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
+from devilsgrip.solver.lines import realize
+from devilsgrip.solver.moves import G
+from devilsgrip.solver.search import NOTHING_TAKEN, Search, TimeUp
 
 WON: Final = "won"
 LOST: Final = "lost"
@@ -193,7 +197,7 @@ class Relaxation:
         self.deadline = deadline
         try:
             return self._search(0, self.talon, self.tops, self.live, self.waiting)
-        except _TimeUp:
+        except TimeUp:
             return None
 
     @staticmethod
@@ -222,7 +226,7 @@ class Relaxation:
         self.nodes += 1
         if (self.max_nodes is not None and self.nodes > self.max_nodes) or (
                 self.nodes & 1023 == 0 and time.perf_counter() > self.deadline):
-            raise _TimeUp
+            raise TimeUp
         enter = self._enter
         # every talon build the relaxation allows, at once
         t = list(talon)
@@ -268,15 +272,16 @@ class Relaxation:
 
 
 # ---------------------------------------------------------------- exact search
-class WinSearch(Search):
-    """Depth-first search for a win over the optimizing search's macro moves."""
+class WinSearch(Search[G], Generic[G]):
+    """Depth-first search for a win over the optimizing search's macro moves (one
+    class per kind of grid, :func:`new_win_search`)."""
 
     def __init__(self, game: Game, *, time_limit: float | None = 10.0,
                  max_nodes: int | None = None, dead_entries: int = DEAD_ENTRIES,
                  relax_nodes: int = NODE_RELAXATION_NODES) -> None:
-        super().__init__(game, time_limit=time_limit, max_nodes=max_nodes, rollouts=0)
         if not no_redeal_left(game):
             raise ValueError("the win search needs a position with no redeal left")
+        super().__init__(game, time_limit=time_limit, max_nodes=max_nodes, rollouts=0)
         self.dead: set[Any] = set()
         self.dead_entries = dead_entries
         self.relax_nodes = relax_nodes
@@ -291,25 +296,23 @@ class WinSearch(Search):
         self.best_path = []
         try:
             return self._win(self.grid0, self.p0, self.r0, 0)
-        except _TimeUp:
-            while self.path:
-                self._undo_seq(self._applied.pop())
-                self.path.pop()
+        except TimeUp:
+            self._unwind()
             return None
 
-    def _relaxed_lost(self, g: Any, p: int) -> bool:
+    def _relaxed_lost(self, g: G, p: int) -> bool:
         seq = self.seq
-        tops, live, waiting = _grid_relaxed(g, self.run_mode)
+        tops, live, waiting = _grid_relaxed(g, isinstance(g, int))
         relax = Relaxation(seq[:p], seq[p:], tops, live, waiting, draw=self.k,
                            fill_from_talon=self.fill_talon)
         return relax.winnable(self.relax_nodes, self.deadline) is False
 
-    def _win(self, g: Any, p: int, r: int, mask: int) -> bool:
+    def _win(self, g: G, p: int, r: int, mask: int) -> bool:
         self.nodes += 1
         if (self.nodes & 1023 == 0 and time.perf_counter() > self.deadline) or (
             self.max_nodes is not None and self.nodes > self.max_nodes
         ):
-            raise _TimeUp
+            raise TimeUp
         seq = self.seq
         n = len(seq)
         if not n:
@@ -327,30 +330,25 @@ class WinSearch(Search):
         if self.relax_nodes and self._relaxed_lost(g, p):
             self.relaxed_cuts += 1
             return False
-        cuts = self._cuts(p, n, r)
-        safe = self._safe_cut(g, r, cuts) if self.run_mode else None
-        if safe is None:
-            moves = self._moves(g, p, r, n, cuts)
-        else:
-            # the safe build's child is as good as every line through a later cut
-            moves = [self._safe_move(g, safe, r), *self._moves(
-                g, p, r, n, [(q, rq) for q, rq in cuts if q < safe])]
-        if not self.run_mode:
+        # the optimizing search's children (with its safe talon build in run mode)
+        moves = self._dfs_children(g, p, r, n, self._cuts(p, n, r))
+        cycles = self.CYCLES
+        if cycles:
             self.onpath.add(key)  # no loop even when the kept positions are cleared
         applied = self._applied
         orig = self.orig
         won = False
         for mv, g2, p2, r2, i in moves:
-            if i < 0 and self._key(g2, p2, r2, mask) in self.onpath:
+            if i < 0 and cycles and self._key(g2, p2, r2, mask) in self.onpath:
                 continue
             if i >= 0:
                 card = seq.pop(i)
-                self.seqcount -= 1 << (2 * card)
+                self.seqcount -= TOP_FIELD[card]
                 o = orig.pop(i)
                 applied.append((i, card, o))
                 mask2 = mask | (1 << o)
             else:
-                applied.append((-1, -1, -1))
+                applied.append(NOTHING_TAKEN)
                 mask2 = mask
             self.path.append(mv)
             won = self._win(g2, p2, r2, mask2)
@@ -358,7 +356,7 @@ class WinSearch(Search):
             self._undo_seq(applied.pop())
             if won:
                 break
-        if not self.run_mode:
+        if cycles:
             self.onpath.discard(key)
         return won
 
@@ -367,6 +365,22 @@ class WinSearch(Search):
         if len(dead) >= self.dead_entries:
             dead.clear()
         dead.add(key)
+
+
+class RunWinSearch(WinSearch[RunGrid], RunSearch):
+    """The win search with ``run``-mode grids."""
+
+
+class CardWinSearch(WinSearch[CardGrid], CardSearch):
+    """The win search with ``card``-mode grids (peels searched, no loop followed)."""
+
+
+def new_win_search(game: Game, **options: Any) -> RunWinSearch | CardWinSearch:
+    """The win search for ``game``'s rules (``options``: those of :class:`WinSearch`);
+    ``ValueError`` when a redeal is left."""
+    if game.rules.move_unit == "run":
+        return RunWinSearch(game, **options)
+    return CardWinSearch(game, **options)
 
 
 # --------------------------------------------------------------- certificates
@@ -488,7 +502,7 @@ def prove_winnable(game: Game, *, time_limit: float | None = 10.0,
     if cert is not None:
         return WinResult(LOST, (), cert, 0, time.perf_counter() - start)
     left = None if time_limit is None else max(1e-3, deadline - time.perf_counter())
-    search = WinSearch(game, time_limit=left, max_nodes=max_nodes)
+    search = new_win_search(game, time_limit=left, max_nodes=max_nodes)
     found = search.prove()
     seconds = time.perf_counter() - start
     if found is None:

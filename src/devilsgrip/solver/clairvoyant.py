@@ -1,0 +1,176 @@
+"""The clairvoyant solver's front door, and its two searches: one per kind of grid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from devilsgrip.game import Game
+from devilsgrip.rules import Rules
+from devilsgrip.solver.bounds import Bounds, CardBounds, RunBounds
+from devilsgrip.solver.grids import CardGrid, RunGrid, card_grid, run_grid
+from devilsgrip.solver.limits import check_time_limit
+from devilsgrip.solver.lines import realize
+from devilsgrip.solver.moves import (
+    Child,
+    Cut,
+    card_children,
+    run_children,
+    safe_at,
+    safe_child,
+)
+from devilsgrip.solver.playouts import Candidate, PlayoutSearch, run_candidates, run_entered
+from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SolveResult
+
+
+class RunSearch(PlayoutSearch[RunGrid]):
+    """The search with ``run``-mode grids (:data:`~devilsgrip.solver.grids.RunGrid`)."""
+
+    def grid_of(self, game: Game) -> RunGrid:
+        return run_grid(game.grid)
+
+    def make_bounds(self, rules: Rules) -> Bounds[RunGrid]:
+        return RunBounds(rules)
+
+    def _moves(self, g: RunGrid, p: int, r: int, n: int,
+               cuts: list[Cut] | None = None) -> list[Child[RunGrid]]:
+        if cuts is None:
+            cuts = self._cuts(p, n, r)
+        return run_children(g, self.seq, r, n, cuts, self.fill_talon)
+
+    def _children(self, g: RunGrid, seq: list[int], p: int, r: int, n: int,
+                  cuts: list[Cut]) -> list[Child[RunGrid]]:
+        return run_children(g, seq, r, n, cuts, self.fill_talon)
+
+    def _dfs_children(self, g: RunGrid, p: int, r: int, n: int,
+                      cuts: list[Cut]) -> list[Child[RunGrid]]:
+        safe = self._safe_cut(g, r, cuts)
+        if safe is None:
+            return run_children(g, self.seq, r, n, cuts, self.fill_talon)
+        # every move at a later cut passes through the position the safe build is
+        # made from, so the moves at the earlier cuts and the safe build are all
+        # the search needs
+        return [safe_child(g, self.seq, safe, r), *run_children(
+            g, self.seq, r, n, [(q, rq) for q, rq in cuts if q < safe], self.fill_talon)]
+
+    def _candidates(self, g: RunGrid, p: int, r: int, n: int) -> list[Candidate[RunGrid]]:
+        return run_candidates(g, self.seq, n, self._cuts(p, n, r), self.unlimited,
+                              self.fill_talon)
+
+    def _entered(self, g: RunGrid, mv: Any, card: int) -> RunGrid:
+        return run_entered(g, mv, card)
+
+    def _safe_build(self, g: RunGrid, seq: list[int], seqcount: int, p: int,
+                    r: int) -> list[Child[RunGrid]] | None:
+        """The talon build of the talon's top card ``c`` when it provably loses nothing
+        (no redeal left), as the only child; else None.
+
+        A top ``c - 3`` can serve only a card of value ``c``: by a talon build of
+        it, or by an emptying build of a pile with it at the bottom, once for
+        each copy (a copy that fills a space can then be moved onto one top
+        ``c - 3``, and is never moved again in the search's model).  Conditions:
+        a top ``c - 3``, and either no other card of value ``c`` outside the grid
+        and no pile with ``c`` at its bottom (then the top covered serves
+        nothing but ``c``), or both copies of ``c - 3`` tops (then one is left
+        for the other copy of ``c``, the only other card that could use one).
+        The position *B* after the build is then at least as good as the
+        position *N* before it: *B* answers every line from *N* move for move
+        (moves of the search's model: deals, talon builds, emptying builds with
+        their fills) and ends with no more cards out.  While ``c`` waits in
+        *N*'s talon the two differ only in a top ``c - 3`` against ``c`` and in
+        ``c`` on *N*'s talon, and every move of *N* but those bringing ``c`` in
+        exists in *B* with the same effect: it needs no top ``c - 3`` that *B*
+        lacks, and the stock and the other talon cards are the same (no redeal
+        can reorder them).  When *N* builds ``c``, the two positions are equal.
+        When *N* fills a space with ``c`` from the talon by an emptying build of
+        a pile with bottom ``b`` onto a top ``b - 3``, *B* makes no move: *N* then
+        holds a top ``c - 3`` and a bottom ``c`` where *B* holds a top ``b - 3``
+        and a bottom ``b``, and *N*'s pair can serve only the emptying build of
+        the ``c`` pile onto ``c - 3``, which *B* answers by moving its ``b`` pile
+        onto ``b - 3``: the same card fills both spaces and the positions are
+        equal again.  If *N* never brings ``c`` in, *B* ends one card better.
+        Both conditions are needed: the tests hold a position for each where
+        building at once loses cards.
+        """
+        if self._redeal_left(r) or not safe_at(g, seq, seqcount, p):
+            return None
+        return [safe_child(g, seq, p, r)]
+
+    def _safe_cut(self, g: RunGrid, r: int, cuts: list[Cut]) -> int | None:
+        """The first of ``cuts`` (those :meth:`_cuts` gives; with no redeal left, the
+        ones reachable by deals alone: ``p``, ``p + draw``, .., ``n``) at which the
+        talon build is safe, with no redeal left; else None.  Every line that
+        deals past that cut passes through the position with that card on top of
+        the talon, which the build dominates (:meth:`_safe_build`)."""
+        if self._redeal_left(r):
+            return None
+        seq, seqcount = self.seq, self.seqcount
+        return next((q for q, _ in cuts if safe_at(g, seq, seqcount, q)), None)
+
+
+class CardSearch(PlayoutSearch[CardGrid]):
+    """The search with ``card``-mode grids (:data:`~devilsgrip.solver.grids.CardGrid`):
+    peels are searched too, and a line may come back to a position (``CYCLES``)."""
+
+    CYCLES = True
+
+    def grid_of(self, game: Game) -> CardGrid:
+        return card_grid(game.grid)
+
+    def make_bounds(self, rules: Rules) -> Bounds[CardGrid]:
+        return CardBounds(rules)
+
+    def _moves(self, g: CardGrid, p: int, r: int, n: int,
+               cuts: list[Cut] | None = None) -> list[Child[CardGrid]]:
+        if cuts is None:
+            cuts = self._cuts(p, n, r)
+        return card_children(g, self.seq, p, r, n, cuts, self.fill_talon)
+
+    def _children(self, g: CardGrid, seq: list[int], p: int, r: int, n: int,
+                  cuts: list[Cut]) -> list[Child[CardGrid]]:
+        return card_children(g, seq, p, r, n, cuts, self.fill_talon)
+
+    def _dfs_children(self, g: CardGrid, p: int, r: int, n: int,
+                      cuts: list[Cut]) -> list[Child[CardGrid]]:
+        return card_children(g, self.seq, p, r, n, cuts, self.fill_talon)
+
+    def _candidates(self, g: CardGrid, p: int, r: int, n: int) -> list[Candidate[CardGrid]]:
+        """The entering moves in the order of :meth:`_moves`."""
+        return [(j, mv, g2, p2, r2, i)
+                for j, (mv, g2, p2, r2, i) in enumerate(self._moves(g, p, r, n)) if i >= 0]
+
+
+def new_search(game: Game, **options: Any) -> RunSearch | CardSearch:
+    """The search for ``game``'s rules, from its current position (``options``: those
+    of :class:`~devilsgrip.solver.search.Search`)."""
+    if game.rules.move_unit == "run":
+        return RunSearch(game, **options)
+    return CardSearch(game, **options)
+
+
+def solve(
+    game: Game,
+    *,
+    time_limit: float | None = 10.0,
+    max_nodes: int | None = None,
+    tt_entries: int = DEFAULT_TT_ENTRIES,
+) -> SolveResult:
+    """The best final score from ``game``'s position, knowing the stock; ``game`` is unchanged.
+
+    ``proven`` is True when the search finished (the score is optimal).  The
+    line of ``moves`` (deals and redeals included, no swaps) replays legally
+    to exactly ``score``.  ``time_limit`` is a positive, finite number of seconds,
+    or None for none (then ``max_nodes`` stops the search); else ``LimitError``.
+    """
+    check_time_limit(time_limit, none_ok=True)
+    search = new_search(game, time_limit=time_limit, max_nodes=max_nodes, tt_entries=tt_entries)
+    result = search.run()
+    moves = realize(game, search.best_path)
+    return SolveResult(
+        score=result.score,
+        proven=result.proven,
+        moves=tuple(moves),
+        nodes=result.nodes,
+        seconds=result.seconds,
+        rules=result.rules,
+        bound=result.bound,
+    )

@@ -1,0 +1,245 @@
+"""The honest player of the last pass: each move judged by playing on without peeking.
+
+With no redeal left the stock is turned once, and a plan that needs to know the
+order of cards not yet seen cannot be followed: a solve of a sampled stock
+order plans with that knowledge (strategy fusion), so the player here never
+plans with it.  It judges each move it can make by *rollouts*: for each of a
+few stock orders drawn from the cards still unseen, it makes the move and then
+plays on to the end with a fixed policy that looks only at what is face up
+(:func:`base_move`), and it takes the move whose rollouts end with the fewest
+cards out on average.  Every move is judged on the same stock orders (common
+random numbers), so the differences between moves are not drowned by the
+differences between orders.  This is one step of policy improvement (rollout
+policy improvement, as in Bjarnason, Fern and Tadepalli, "Lower Bounding
+Klondike Solitaire with Monte-Carlo Planning", ICAPS 2009): in expectation it
+plays at least as well as the base policy it rolls out, which is itself an
+honest player, so its results are a lower bound on what an optimal honest
+player achieves.
+
+The rollouts run on a small model of the game: a pile of one suit sequence is
+fixed by its bottom and its top card, so a grid is 24 ints
+(:func:`~devilsgrip.solver.grids.pile_code`, or -1 for an empty cell), and the
+stock and the talon are lists with their top last.  Swaps change nothing and
+are left out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, NEXT, PREV
+from devilsgrip.game import View
+from devilsgrip.notation import Move, MoveKind
+from devilsgrip.solver.grids import pile_code
+
+EMPTY_CELL: Final = -1
+PEELS_BETWEEN_ENTRIES: Final = 4
+"""The base policy makes at most this many peels (``card``-mode builds that bring no
+card in) between two cards entering: two peels can undo each other."""
+ROLLOUT_STEPS_PER_SECOND: Final = 120_000
+"""The budget of rollout steps (moves of the model) per second of thinking in ``run``
+mode: a cautious rate on a busy machine (``benchmarks/players.py`` prints the
+seconds a move)."""
+ROLLOUT_STEPS_PER_SECOND_CARD: Final = 60_000
+"""The same in ``card`` mode, where the base policy looks for a peel at most steps."""
+LEAST_ROLLOUTS: Final = 8
+"""Each move is rolled out on at least this many stock orders."""
+
+
+@dataclass(slots=True)
+class Table:
+    """The rollout model's position: grid cells (pile codes, -1 empty), stock and talon
+    with their tops last, and the rules' two options that matter with no redeal left."""
+
+    cells: list[int]
+    stock: list[int]
+    talon: list[int]
+    run: bool
+    fill_from_talon: bool
+    draw: int
+
+    def copy(self) -> Table:
+        return Table(list(self.cells), list(self.stock), list(self.talon), self.run,
+                     self.fill_from_talon, self.draw)
+
+    @property
+    def score(self) -> int:
+        return len(self.stock) + len(self.talon)
+
+
+def table_of(view: View, stock_top_first: Sequence[int]) -> Table:
+    """The model of ``view`` with the stock in the order given (top first)."""
+    cells = [pile_code(p[0], p[-1]) if p else EMPTY_CELL for p in view.grid]
+    rules = view.rules
+    return Table(cells, list(reversed(stock_top_first)), list(view.talon),
+                 rules.move_unit == "run", rules.fill_from_talon, rules.draw)
+
+
+def _fill(t: Table, cell: int) -> bool:
+    """Fill the space at ``cell`` (stock first, then the talon if the rules say so);
+    whether a card entered."""
+    if t.stock:
+        c = t.stock.pop()
+    elif t.fill_from_talon and t.talon:
+        c = t.talon.pop()
+    else:
+        t.cells[cell] = EMPTY_CELL
+        return False
+    t.cells[cell] = pile_code(c, c)
+    return True
+
+
+def apply(t: Table, move: Move) -> None:
+    """Play an engine move (no swap, no redeal) on the model."""
+    kind = move.kind
+    cells = t.cells
+    if kind == MoveKind.DEAL:
+        for _ in range(min(t.draw, len(t.stock))):
+            t.talon.append(t.stock.pop())
+        return
+    if kind == MoveKind.TALON:
+        d = cells[move.dst]
+        cells[move.dst] = pile_code(d // N_CARDS, t.talon.pop())
+        return
+    if kind != MoveKind.BUILD:
+        raise ValueError(f"the rollout model does not play {move.text()}")
+    src, dst = cells[move.src], cells[move.dst]
+    onto = dst % N_CARDS
+    moved = NEXT[onto]  # the lowest card moved
+    cells[move.dst] = pile_code(dst // N_CARDS, src % N_CARDS)
+    if src // N_CARDS == moved:
+        _fill(t, move.src)
+    else:
+        cells[move.src] = pile_code(src // N_CARDS, onto)
+
+
+def base_move(t: Table, peels: int) -> tuple[int, int, int] | None:
+    """The base policy's move: ``(kind, src, dst)`` with kind 0 a talon build onto
+    ``dst``, 1 a grid build from ``src`` onto ``dst``, 2 a deal; None at the end.
+
+    It looks only at what is face up, as the greedy player does: a talon build
+    first; then an emptying build (its space is filled); in ``card`` mode a peel
+    of the shortest pile that can then be emptied, at most
+    :data:`PEELS_BETWEEN_ENTRIES` times (``peels`` made so far); then a deal.
+    """
+    cells = t.cells
+    by_top: dict[int, int] = {}
+    for i in range(GRID_SIZE):
+        pile = cells[i]
+        if pile >= 0:
+            by_top.setdefault(pile % N_CARDS, i)
+    talon = t.talon
+    if talon:
+        want = PREV[talon[-1]]
+        if want >= 0 and want in by_top:
+            return 0, -1, by_top[want]
+    can_fill = bool(t.stock) or (t.fill_from_talon and bool(talon))
+    if can_fill:
+        run = t.run
+        for s in range(GRID_SIZE):
+            pile = cells[s]
+            if pile < 0:
+                continue
+            b = pile // N_CARDS
+            if not run and b != pile % N_CARDS:
+                continue
+            # a pile's own top is never its bottom's predecessor
+            d = by_top.get(PREV[b], -1) if LEVEL_OF[b] else -1
+            if d >= 0:
+                return 1, s, d
+        if not run and peels < PEELS_BETWEEN_ENTRIES:
+            peel = _peel(cells)
+            if peel is not None:
+                return peel
+    if t.stock:
+        return 2, -1, -1
+    return None
+
+
+def _peel(cells: list[int]) -> tuple[int, int, int] | None:
+    """The greedy player's peel: the shortest pile whose top can go onto another top,
+    whose bottom's predecessor is another top, and whose other cards are all tops
+    elsewhere too (so that it can then be emptied)."""
+    tops = [0] * N_CARDS
+    for p in cells:
+        if p >= 0:
+            tops[p % N_CARDS] += 1
+    best: tuple[int, int, int] | None = None
+    best_len = 0
+    for s in range(GRID_SIZE):
+        pile = cells[s]
+        if pile < 0:
+            continue
+        b, top = pile // N_CARDS, pile % N_CARDS
+        onto, under = PREV[top], PREV[b]
+        # the other piles' tops: every top but this pile's own
+        if b == top or onto < 0 or under < 0 or not tops[onto] or not tops[under]:
+            continue
+        if not all(tops[c] > (c == top) for c in range(b, top, 3)):
+            continue
+        length = (top - b) // 3 + 1
+        if best is None or length < best_len:
+            d = next(i for i in range(GRID_SIZE)
+                     if i != s and cells[i] >= 0 and cells[i] % N_CARDS == onto)
+            best, best_len = (1, s, d), length
+    return best
+
+
+def roll_out(t: Table, budget: int) -> tuple[int, int]:
+    """Play the base policy on ``t`` to the end (or for ``budget`` steps); the final
+    score and the steps taken.  ``t`` is changed."""
+    cells = t.cells
+    peels = 0
+    steps = 0
+    while steps < budget:
+        choice = base_move(t, peels)
+        if choice is None:
+            break
+        steps += 1
+        kind, s, d = choice
+        if kind == 0:
+            dst = cells[d]
+            cells[d] = pile_code(dst // N_CARDS, t.talon.pop())
+            peels = 0
+        elif kind == 2:
+            for _ in range(min(t.draw, len(t.stock))):
+                t.talon.append(t.stock.pop())
+        else:
+            src, dst = cells[s], cells[d]
+            onto = dst % N_CARDS
+            cells[d] = pile_code(dst // N_CARDS, src % N_CARDS)
+            if src // N_CARDS == NEXT[onto]:
+                _fill(t, s)
+                peels = 0
+            else:
+                cells[s] = pile_code(src // N_CARDS, onto)
+                peels += 1
+    return t.score, steps
+
+
+def rollout_scores(view: View, moves: Sequence[Move], rng: random.Random, steps: int,
+                   least: int = LEAST_ROLLOUTS) -> list[list[int]]:
+    """For each of ``moves``, the final scores of its rollouts over the same sampled
+    stock orders, as many orders as about ``steps`` model moves allow (at least
+    ``least``).  Only ``view`` is read: the stock orders are drawn from its unseen
+    cards."""
+    unseen = list(view.unseen) if view.stock_order is None else list(view.stock_order)
+    scores: list[list[int]] = [[] for _ in moves]
+    spent = 0
+    horizon = 4 * (view.stock_count + len(view.talon)) + 50
+    while True:
+        order = list(unseen)
+        if view.stock_order is None:
+            rng.shuffle(order)
+        root = table_of(view, order)
+        for i, m in enumerate(moves):
+            t = root.copy()
+            apply(t, m)
+            score, used = roll_out(t, horizon)
+            spent += used + 1
+            scores[i].append(score)
+        if view.stock_order is not None or (len(scores[0]) >= least and spent >= steps):
+            return scores

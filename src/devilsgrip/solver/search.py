@@ -1,0 +1,356 @@
+"""The clairvoyant solver: the best final score of a position, knowing the stock.
+
+How the search sees the game
+----------------------------
+Only moves through which a card *enters* the grid change the score: a talon
+build, and a grid build that empties its source and so fills the space.
+Deals, redeals and swaps never do; neither do grid builds that leave their
+source non-empty, and those never change the multiset of pile tops either
+(they uncover the other copy of the card they cover).
+
+* The cards outside the grid form one fixed sequence ``seq`` (the talon from
+  its bottom, then the stock from its top) cut at ``p = len(talon)``.  Deals
+  and redeals only move the cut: from ``p`` to ``min(p + draw, n)``, and from
+  ``n`` back to ``0``.  An entering move deletes one card of ``seq``.  So the
+  search plays *macro moves*: "move the cut to ``q`` (dealing, redealing if
+  needed), then make a card enter".
+* ``run`` mode (:class:`RunSearch`): what matters about the grid is the multiset
+  of tops ``T`` and the multiset of bottoms ``B``.  A talon build of ``c`` needs ``c - 3`` in
+  ``T``; an emptying build needs a bottom ``b`` with ``b - 3`` in ``T`` (move
+  that whole pile onto it, always legal), after which ``T`` loses ``b - 3``,
+  ``B`` loses ``b`` and the filling card becomes both a top and a bottom.
+  The grid is one int (:data:`~devilsgrip.solver.grids.RunGrid`).
+  Non-emptying builds are never needed.
+* ``card`` mode (:class:`CardSearch`): pile structure matters, and a pile of one suit sequence is
+  fixed by its bottom and top, so the grid is the sorted tuple of those
+  (:data:`~devilsgrip.solver.grids.CardGrid`); non-emptying builds ("peels") are searched too.
+
+Soundness of what is dropped: swaps never matter; an emptying build that fills
+nothing only removes a top and a bottom, and in ``run`` mode the value of a
+state is monotone in ``T`` and ``B`` (more tops and bottoms allow every move
+fewer allow, and keep the inclusion after it), so it is dominated.  With
+unlimited redeals a cut at a multiple of ``draw`` (or at ``n``) reaches
+exactly the cuts ``0, draw, 2 draw, .., n``, so those cuts share one key.
+With no redeal left, in ``run`` mode, a talon build whose covered top can
+serve no other card is the only child tried (:meth:`RunSearch._safe_build`), and
+no move is tried at a cut past the first one where such a build would be
+made (:meth:`RunSearch._safe_cut`).
+
+The search is a depth-first branch and bound on the final score with a
+bounded transposition table holding proven lower bounds.  It takes turns
+with greedy playouts (:mod:`devilsgrip.solver.playouts`), with node budgets
+doubling each turn: the exhaustive search proves most deals within its first budget,
+and the playouts find the wins it would reach late.  The playouts only
+improve the incumbent line (and read the table and the bound to avoid
+children that cannot beat it), so a proof rests on the exhaustive search
+alone; the table keeps what each turn proved for the next.  With no redeal
+left (a whole ``single-pass`` or ``literal`` game, the last pass of any
+other) a beam search through the pass (same module) takes the playouts'
+place, its width doubling each turn: there it finds lines scoring
+about half as many cards in the same time.
+"""
+
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Generic
+
+from devilsgrip.game import Game
+from devilsgrip.notation import Move
+from devilsgrip.rules import Rules
+from devilsgrip.solver.bounds import Bounds
+from devilsgrip.solver.grids import TOP_FIELD
+from devilsgrip.solver.moves import Child, Cut, G, MacroMove, reachable_cuts
+
+DEFAULT_TT_ENTRIES: Final = 2_000_000
+"""Transposition-table bound: about 200 bytes an entry, well under 2 GiB."""
+FIRST_BUDGET: Final = 20_000
+"""Nodes of the first exhaustive turn; each turn after doubles it."""
+ROLLOUTS: Final = 3000
+"""Greedy playouts a turn at most (:mod:`devilsgrip.solver.playouts`)."""
+BEAM_FIRST_WIDTH: Final = 4
+"""The beam's first width (with no redeal left): a quick first line."""
+BEAM_NODES_PER_STATE: Final = 200
+"""After each exhaustive turn of ``N`` nodes the beam runs about ``N / 200`` states
+wide (doubling at least): about as long as that turn, as a beam state costs
+several nodes' work."""
+CLOCK_EVERY: Final = 1024
+"""The exhaustive search reads the clock once in this many nodes (a power of 2)."""
+
+TableKey = tuple[Any, ...]
+"""A transposition-table key: the grid, the cards entered (a bit per card of the
+root's ``seq``), the cut, and with limited redeals the redeals done."""
+Applied = tuple[int, int, int]
+"""What a move took out of ``seq``: the index, the card and its index at the root
+(all -1 for a peel, which takes nothing)."""
+NOTHING_TAKEN: Final[Applied] = (-1, -1, -1)
+
+
+class TimeUp(Exception):
+    """The search's time or node budget is spent."""
+
+
+class PhaseEnd(Exception):
+    """An exhaustive turn's node budget is spent: the playouts take their turn."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The solver's answer: the best score found and a line of moves reaching it."""
+
+    score: int
+    proven: bool
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float
+    rules: str = ""
+    bound: int = 0
+    """A proven lower bound on the best score: ``bound <= score``, equal when ``proven``."""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    """What the portfolio adds: the win search's verdict and its loss certificate."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "proven": self.proven,
+            "bound": self.bound,
+            "moves": [m.text() for m in self.moves],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "rules": self.rules,
+        }
+
+
+class Search(Generic[G]):
+    """One clairvoyant search from a game's current position (the game is not changed).
+
+    The parts that depend on how a grid is held are left to the subclasses
+    (:class:`~devilsgrip.solver.clairvoyant.RunSearch`,
+    :class:`~devilsgrip.solver.clairvoyant.CardSearch`), and the turns of
+    playouts or beam to :class:`~devilsgrip.solver.playouts.PlayoutSearch`.
+    """
+
+    CYCLES: ClassVar[bool] = False
+    """Whether a line can come back to a position with no card entered (peels can)."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        time_limit: float | None = 10.0,
+        max_nodes: int | None = None,
+        tt_entries: int = DEFAULT_TT_ENTRIES,
+        rollouts: int = ROLLOUTS,
+    ) -> None:
+        rules = game.rules
+        self.rules: Rules = rules
+        self.k = rules.draw
+        self.redeals_max = rules.redeals
+        self.unlimited = rules.redeals is None
+        self.fill_talon = rules.fill_from_talon
+        self.seq: list[int] = [*game.talon, *reversed(game.stock)]
+        self.orig: list[int] = list(range(len(self.seq)))
+        self.seqcount = sum(TOP_FIELD[c] for c in self.seq)
+        """The multiset of ``seq`` in 2-bit counters (bits ``2c``), kept up to date."""
+        self.p0 = len(game.talon)
+        self.r0 = game.redeals_done
+        self.grid0: G = self.grid_of(game)
+        self.bounds: Bounds[G] = self.make_bounds(rules)
+        self.time_limit = time_limit
+        self.max_nodes = max_nodes
+        self.tt: dict[TableKey, int] = {}
+        self.tt_entries = tt_entries
+        self.nodes = 0
+        self.best = len(self.seq) + 1
+        self.best_path: list[MacroMove] = []
+        self.path: list[MacroMove] = []
+        self.onpath: set[TableKey] = set()
+        self.deadline = 0.0
+        self.floor = 0
+        self._applied: list[Applied] = []
+        self.rollouts = rollouts
+        self.node_cap: int | None = None
+        self.first_budget = FIRST_BUDGET
+
+    # ---------------------------------------------------- what subclasses give
+    def grid_of(self, game: Game) -> G:
+        """The search's grid of ``game``'s grid."""
+        raise NotImplementedError
+
+    def make_bounds(self, rules: Rules) -> Bounds[G]:
+        raise NotImplementedError
+
+    def _moves(self, g: G, p: int, r: int, n: int,
+               cuts: list[Cut] | None = None) -> list[Child[G]]:
+        """The children of a position, at ``cuts`` (all reachable ones by default)."""
+        raise NotImplementedError
+
+    def _dfs_children(self, g: G, p: int, r: int, n: int, cuts: list[Cut]) -> list[Child[G]]:
+        """The children the exhaustive search tries (:meth:`_moves` unless some are
+        dominated)."""
+        return self._moves(g, p, r, n, cuts)
+
+    def _probe(self, budget: int | None = None) -> None:
+        """A turn of playouts that may improve the incumbent line."""
+        raise NotImplementedError
+
+    def _beam(self, width: int) -> None:
+        """A beam search through the pass that may improve the incumbent line."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ positions
+    def _cuts(self, p: int, n: int, r: int) -> list[Cut]:
+        """Cuts reachable by deals/redeals alone, with the redeals done there."""
+        return reachable_cuts(p, n, r, self.k, self.redeals_max)
+
+    def _redeal_left(self, r: int) -> bool:
+        return self.unlimited or r < (self.redeals_max or 0)
+
+    def lower_bound(self, g: G, p: int | None = None, r: int | None = None) -> int:
+        """:meth:`Bounds.lower_bound` of ``g`` with this search's ``seq``, at cut ``p``
+        with ``r`` redeals done (the root's when omitted)."""
+        return self.bounds.lower_bound(g, self.seq, self.seqcount,
+                                       self.p0 if p is None else p,
+                                       self.r0 if r is None else r, self.best)
+
+    # --------------------------------------------------------------- search
+    def run(self, floor: int = 0) -> SolveResult:
+        """Search; ``floor`` is a lower bound on the best score proven elsewhere."""
+        start = time.perf_counter()
+        self.deadline = start + self.time_limit if self.time_limit is not None else float("inf")
+        n = len(self.seq)
+        self.best = n
+        self.best_path = []
+        self.floor = max(floor, self.lower_bound(self.grid0, self.p0, self.r0))
+        proven = True
+        beam = bool(self.rollouts) and not self._redeal_left(self.r0)
+        try:
+            budget = self.first_budget
+            width = BEAM_FIRST_WIDTH
+            if beam:
+                if self.max_nodes is not None:
+                    # a small node budget (the honest player's samples): the first
+                    # beam must still reach the end of the pass
+                    stock_left = len(self.seq) - self.p0
+                    width = max(1, min(width, self.max_nodes // (4 * max(1, stock_left))))
+                self._beam(width)
+            while self.best > self.floor:
+                # exhaustive search and playouts take turns with doubling node budgets:
+                # the search proves most deals at once, the playouts find the wins it
+                # misses; the transposition table keeps what each search proved
+                self.node_cap = self.nodes + budget if self.rollouts else None
+                try:
+                    self._dfs(self.grid0, self.p0, self.r0)
+                    break
+                except PhaseEnd:
+                    self._unwind()
+                    self.onpath.clear()
+                finally:
+                    self.node_cap = None
+                if beam:
+                    width = max(2 * width, budget // BEAM_NODES_PER_STATE)
+                    self._beam(width)
+                else:
+                    self._probe(budget)
+                budget *= 2
+        except TimeUp:
+            proven = False
+            self._unwind()
+        seconds = time.perf_counter() - start
+        return SolveResult(
+            score=self.best, proven=proven, moves=(), nodes=self.nodes, seconds=seconds,
+            rules=str(self.rules), bound=self.best if proven else min(self.floor, self.best),
+        )
+
+    def _unwind(self) -> None:
+        """Put back every card the line being searched took out of ``seq``."""
+        while self.path:
+            self._undo_seq(self._applied.pop())
+            self.path.pop()
+
+    def _check_time(self) -> None:
+        if time.perf_counter() > self.deadline or (
+            self.max_nodes is not None and self.nodes > self.max_nodes
+        ):
+            raise TimeUp
+
+    def _undo_seq(self, info: Applied) -> None:
+        i, card, orig = info
+        if i >= 0:
+            self.seq.insert(i, card)
+            self.seqcount += TOP_FIELD[card]
+            self.orig.insert(i, orig)
+
+    def _key(self, g: G, p: int, r: int, mask: int) -> TableKey:
+        n = len(self.seq)
+        if self.unlimited:
+            if p % self.k == 0 or p == n:
+                p = 0
+            return (g, mask, p)
+        return (g, mask, p, r)
+
+    def _dfs(self, g: G, p: int, r: int, mask: int = 0) -> int:
+        self.nodes += 1
+        if (self.nodes & (CLOCK_EVERY - 1) == 0 and time.perf_counter() > self.deadline) or (
+            self.max_nodes is not None and self.nodes > self.max_nodes
+        ):
+            raise TimeUp  # the clock is read now and then, the node budget kept exactly
+        if self.node_cap is not None and self.nodes > self.node_cap:
+            raise PhaseEnd
+        seq = self.seq
+        n = len(seq)
+        if n < self.best:
+            self.best = n
+            self.best_path = list(self.path)
+        if n <= self.floor:
+            return n
+        key = self._key(g, p, r, mask)
+        tt = self.tt
+        known = tt.get(key)
+        if known is not None and known >= self.best:
+            return known
+        cycles = self.CYCLES
+        if cycles and key in self.onpath:
+            return self.best
+        lb = self.bounds.lower_bound(g, seq, self.seqcount, p, r, self.best)
+        if lb >= self.best:
+            self._store(key, lb)
+            return lb
+        value = n
+        moves = self._dfs_children(g, p, r, n, self._cuts(p, n, r))
+        if cycles:
+            self.onpath.add(key)
+        applied = self._applied
+        orig = self.orig
+        for mv, g2, p2, r2, i in moves:
+            if i >= 0:
+                card = seq.pop(i)
+                self.seqcount -= TOP_FIELD[card]
+                o = orig.pop(i)
+                applied.append((i, card, o))
+                mask2 = mask | (1 << o)
+            else:
+                applied.append(NOTHING_TAKEN)
+                mask2 = mask
+            self.path.append(mv)
+            v = self._dfs(g2, p2, r2, mask2)
+            self.path.pop()
+            self._undo_seq(applied.pop())
+            if v < value:
+                value = v
+            if self.best <= self.floor:
+                break
+        if cycles:
+            self.onpath.discard(key)
+        self._store(key, value)
+        return value
+
+    def _store(self, key: TableKey, value: int) -> None:
+        tt = self.tt
+        if len(tt) >= self.tt_entries:
+            tt.clear()
+        old = tt.get(key)
+        if old is None or value > old:
+            tt[key] = value
