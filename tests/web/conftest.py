@@ -10,20 +10,27 @@
   ``.port``, ``.app``, ``.stop()``); stopped after the test.
 - ``client`` / ``make_client(app=None, **options)``: Starlette ``TestClient``
   (lifespan running) whose requests carry the right ``Origin``.
+- ``browser``: Debian's Chromium under Playwright, one per test module;
+  ``make_context(width=1280, height=800, motion="reduce")``: a fresh browser
+  context of that viewport, closed after the test.
 """
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from devilsgrip.web.server import ServerOptions, ServerThread, create_app
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext
 
 
 class LiveServer:
@@ -114,3 +121,34 @@ def make_client(tmp_path: Path) -> Iterator[Callable[..., TestClient]]:
 def client(make_client: Callable[..., TestClient]) -> TestClient:
     """A client of a fresh app (temporary database, game 1 first)."""
     return make_client(game=1)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium (the browser tests skip themselves when it is missing)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=shutil.which("chromium"),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
+    contexts: list[BrowserContext] = []
+
+    def make(width: int = 1280, height: int = 800, motion: str = "reduce") -> BrowserContext:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      reduced_motion=motion)  # type: ignore[arg-type]
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -27,22 +27,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 if CHROMIUM is None:  # pragma: no cover - depends on the machine
     pytest.skip("chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 State = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

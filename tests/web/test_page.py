@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,39 +30,11 @@ AXE = Path(os.environ.get("DEVILSGRIP_AXE", ROOT / ".test-tools/node_modules/axe
 if CHROMIUM is None:  # pragma: no cover - depends on the machine
     pytest.skip("chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import BrowserContext, Page  # noqa: E402
 
 State = dict[str, Any]
 SIZES = [(1280, 800), (390, 844), (360, 640), (844, 390)]
 IDS = ["desktop", "phone", "small-phone", "landscape"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    contexts: list[BrowserContext] = []
-
-    def make(width: int = 1280, height: int = 800, motion: str = "reduce") -> BrowserContext:
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      reduced_motion=motion)  # type: ignore[arg-type]
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def watch(page: Page) -> Page:

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ AXE = Path(os.environ.get("DEVILSGRIP_AXE", ROOT / ".test-tools/node_modules/axe
 if CHROMIUM is None:  # pragma: no cover - depends on the machine
     pytest.skip("chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import BrowserContext, Page  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 SIZES = [(1280, 800), (390, 844)]
@@ -46,34 +46,6 @@ def greedy_moves() -> tuple[str, ...]:
     game = play_game(Game(NUMBER, rules=RULES), "greedy")
     assert game.is_over() and game.score > 0
     return tuple(m.text() for m in game.move_stack)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def make_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
-    contexts: list[BrowserContext] = []
-
-    def make(width: int, height: int) -> BrowserContext:
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      reduced_motion="reduce")
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def ready(page: Page) -> None:

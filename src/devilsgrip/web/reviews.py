@@ -173,6 +173,15 @@ async def _session_for(web: WebState, browser: Browser, game_id: int | None) -> 
     return session
 
 
+async def _reviewable(web: WebState, browser: Browser, game_id: int | None) -> PlaySession:
+    """The session of the game asked for, refused while it is still being played."""
+    session = await _session_for(web, browser, game_id)
+    problem = table.review_refusal(session)
+    if problem is not None:
+        raise problem
+    return session
+
+
 def _start(web: WebState, browser: Browser, session: PlaySession) -> ReviewJob:
     """Start reviewing ``session``'s game (made final already) in a worker thread."""
     job = ReviewJob(session.game_id, session, web.options.review_time)
@@ -223,10 +232,7 @@ async def post_review(request: Request, web: WebState, browser: Browser, tr: Tr)
     async with browser.lock:
         job = _kept_job(browser, game_id)
         if job is None:
-            session = await _session_for(web, browser, game_id)
-            problem = table.review_refusal(session)
-            if problem is not None:
-                raise problem
+            session = await _reviewable(web, browser, game_id)
             await blocking(session.make_final)  # its stock is shown now: the result stands
             job = _start(web, browser, session)
     return await _answer(job, tr, REVIEW_WAIT)
@@ -242,10 +248,7 @@ async def get_review(request: Request, web: WebState, browser: Browser, tr: Tr) 
     async with browser.lock:
         job = _kept_job(browser, game_id)
         if job is None:
-            session = await _session_for(web, browser, game_id)
-            problem = table.review_refusal(session)
-            if problem is not None:
-                raise problem
+            session = await _reviewable(web, browser, game_id)
             store, stored_id = session.store, session.game_id
             kept = None
             if session.final and store is not None and stored_id is not None:
