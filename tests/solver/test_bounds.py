@@ -544,6 +544,43 @@ def test_count_bound_never_exceeds_the_optimum(
     assert count_bound(game) <= best, game.position()
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    outside=st.integers(2, 70),
+    steps=st.integers(0, 30),
+    rules=st.sampled_from([*_LAST_PASS_RULES, *RULES]),
+    split=st.booleans(),
+)
+def test_counts_balance_whenever_every_cell_is_occupied(
+    seed: int, outside: int, steps: int, rules: str, split: bool
+) -> None:
+    """With every cell occupied the counting sum ``D`` of all the cards out is exactly
+    0 (the identity that lets the bound skip it), and the bound with it."""
+    game = walked_position(seed, outside, rules, steps, split)
+    if not all(game.grid):
+        return
+    tops = Counter(pile[-1] for pile in game.grid)
+    bottoms = Counter(pile[0] for pile in game.grid if LEVEL_OF[pile[0]])
+    assert _deficit([*game.talon, *game.stock], tops, bottoms) == 0
+    search = new_search(game)
+    assert search.bounds._count_bound(search.grid0, search.seq, search.p0, False) == 0
+
+
+def test_a_space_lets_the_counting_bound_bite() -> None:
+    """The identity needs every cell occupied: with a space that nothing can fill, the
+    base out has no pile to be emptied for it."""
+    game = Game.from_position(
+        "2S5S8SJS,2S5S8SJS,2H5H8HJH,2H5H8HJH,2D5D8DJD,2D5D8DJD,2C5C8CJC,-/"
+        "3S6S9SQS,3S6S9SQS,3H6H9HQH,3H6H9HQH,3D6D9DQD,3D6D9DQD,3C6C9CQC,3C6C9CQC/"
+        "4S7STSKS,4S7STSKS,4H7HTHKH,4H7HTHKH,4D7DTDKD,4D7DTDKD,4C7CTCKC,2C5C8CJC"
+        " - KCTC7C4C 0 0 literal")
+    search = new_search(game)
+    assert search.bounds.piles(search.grid0) == 23
+    assert search.bounds._count_bound(search.grid0, search.seq, search.p0, False) == 1
+    assert search.lower_bound(search.grid0) == 4  # the base on top keeps all four out
+
+
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**9), rules=st.sampled_from([*_LAST_PASS_RULES, *RULES]))
 def test_counts_balance_at_every_deal(seed: int, rules: str) -> None:

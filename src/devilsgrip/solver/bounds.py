@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Final, Generic
 
-from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV
+from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
 from devilsgrip.rules import Rules
 from devilsgrip.solver.grids import (
     NONBASE,
     NONBASE_CARDS,
     TOP_FIELD,
+    TOPS_MASK,
     CardGrid,
     RunGrid,
     card_tops_bottoms,
@@ -77,6 +78,10 @@ class Bounds(Generic[G]):
 
     def value_counts(self, g: G) -> tuple[list[int], list[int]]:
         """Per value: the tops and the non-base bottoms of the grid."""
+        raise NotImplementedError
+
+    def piles(self, g: G) -> int:
+        """The number of piles (occupied cells) of the grid."""
         raise NotImplementedError
 
     def lower_bound(self, g: G, seq: list[int], seqcount: int, p: int, r: int,
@@ -143,7 +148,10 @@ class Bounds(Generic[G]):
                 reach |= pending  # any card of seq may fill a space
                 pending = 0
             ok = (reach << 6) & NONBASE  # cards whose predecessor may be a top
-            return max(count(seqcount & ~(ok * 3)) - live, self._count_bound(g, seq, p, False))
+            bound = count(seqcount & ~(ok * 3)) - live
+            if self.piles(g) == GRID_SIZE:
+                return bound  # the counting bound is 0 then (:meth:`_count_bound`)
+            return max(bound, self._count_bound(g, seq, p, False))
         # no redeal left: the talon is a stack, entered only from its top
         counted = self._count_bound(g, seq, p, True)
         if counted >= best:
@@ -239,6 +247,14 @@ class Bounds(Generic[G]):
         Taking one card out of ``E`` raises ``D`` by at most 1 (its own term by
         at most 1, its successor's term only falls), so at least ``-D(seq)``
         cards of ``seq`` never enter: the bound for any rules.
+
+        With every cell occupied, ``D(seq)`` is 0 and the bound says nothing.  A
+        grid card is a bottom or lies on a copy of its predecessor, so of the two
+        copies of ``w - 3``, those covered lie under copies of ``w`` that are
+        neither bottoms nor out: ``top_(w-3) + e_(w-3) - e_w = 2 - covered_(w-3)
+        - e_w >= bot_w``, and every non-base term is ``bot_w``.  The base terms
+        add to minus the bases out, which are the 24 bases less the base
+        bottoms; the non-base bottoms are the 24 cells less the base bottoms.
 
         With no redeal left (``fixed``) the talon is a stack.  Number the talon
         from its top ``t_1, t_2, ..`` and the stock from its top ``s_1, ..``.
@@ -599,6 +615,9 @@ class RunBounds(Bounds[RunGrid]):
     tops_bottoms = staticmethod(run_tops_bottoms)
     value_counts = staticmethod(run_value_counts)
 
+    def piles(self, g: RunGrid) -> int:
+        return count(g & TOPS_MASK)
+
 
 class CardBounds(Bounds[CardGrid]):
     """The bounds of a ``card``-mode search (the same relaxation: see
@@ -606,4 +625,7 @@ class CardBounds(Bounds[CardGrid]):
 
     tops_bottoms = staticmethod(card_tops_bottoms)
     value_counts = staticmethod(card_value_counts)
+
+    def piles(self, g: CardGrid) -> int:
+        return len(g)
 
