@@ -108,3 +108,102 @@ def test_many_positions_match_exhaustive_search(rules: str) -> None:
         assert result.proven, game.position()
         assert result.score == expected, game.position()
         assert replay_score(game, result) == expected
+
+
+# ------------------------------------------------------------ shared table, incumbent
+RUN_RULES = ["classic", "single-pass", "classic,draw=1", "single-pass,redeals=1",
+             "literal,move_unit=run"]
+
+
+def _walk(seed: int, outside: int, rules: str, steps: int) -> list[Game]:
+    """The positions of one random game from a late position, each without history."""
+    import random
+
+    game = late_position(seed, outside, rules)
+    rng = random.Random(seed)
+    out = [Game.from_position(game.position())]
+    for _ in range(steps):
+        moves = game.generate_moves(swaps=False)
+        if not moves:
+            break
+        game.push(rng.choice(moves))
+        out.append(Game.from_position(game.position()))
+    return out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), outside=st.integers(6, 14),
+       rules=st.sampled_from(RUN_RULES), order=st.randoms(use_true_random=False))
+def test_a_shared_table_keeps_every_value_right(
+    seed: int, outside: int, rules: str, order: object
+) -> None:
+    """The positions of one game solved in any order with one table, each against the
+    plain exhaustive search: what one search stored is true in every other."""
+    import random
+
+    from devilsgrip.solver.search import SharedTable
+
+    spots = _walk(seed, outside, rules, 8)
+    table = SharedTable(spots[0])
+    assert isinstance(order, random.Random)
+    for g in order.sample(spots, len(spots)):
+        assert table.identify([*g.talon, *reversed(g.stock)]) is not None
+        result = solve(g, time_limit=None, max_nodes=20_000, table=table)
+        assert replay_score(g, result) == result.score
+        if result.proven:
+            try:
+                exact = brute_force(g, limit=50_000)
+            except RuntimeError:  # too big for the plain search
+                continue
+            assert result.score == exact, g.position()
+
+
+def test_the_table_names_the_cards_of_later_positions() -> None:
+    from devilsgrip.solver import play_game
+    from devilsgrip.solver.clairvoyant import new_search
+    from devilsgrip.solver.search import SharedTable
+
+    game = Game(5)
+    table = SharedTable(game)
+    played = play_game(Game(5), "greedy")
+    for move in played.move_stack[: len(played.move_stack) // 2]:
+        game.push(move)
+    assert 0 < game.score < 72
+    search = new_search(Game.from_position(game.position()), table=table)
+    assert search.tt is table.entries
+    assert [table.seq[i] for i in search.orig] == search.seq
+    assert search.orig == sorted(search.orig)
+    assert bin(search.mask0).count("1") == len(table.seq) - len(search.seq)
+    # another deal's cards do not fit: its search keeps a table of its own
+    other = new_search(Game(6), table=table)
+    assert other.tt is not table.entries and other.mask0 == 0
+    # a card-mode search never shares (a value stored on a cycle holds only in it)
+    literal = Game(5, rules="literal")
+    assert new_search(literal, table=SharedTable(literal)).tt == {}
+
+
+@pytest.mark.parametrize("rules", ["classic", "single-pass", "literal"])
+def test_an_incumbent_line_is_beaten_or_kept(rules: str) -> None:
+    game = Game(9, rules=rules)
+    for move in ("d", "d"):
+        game.play(move)
+    known = solve(game, time_limit=0.2)
+    kept = solve(game, time_limit=5, incumbent=known.moves)
+    assert kept.score <= known.score
+    assert replay_score(game, kept) == kept.score
+    if kept.score == known.score:
+        assert kept.moves == known.moves
+    # a poor line to beat: the moves of a greedy player
+    from devilsgrip.solver import play_game
+
+    played = play_game(Game.from_position(game.position()), "greedy")
+    beaten = solve(game, time_limit=1, incumbent=played.move_stack)
+    assert beaten.score <= played.score and replay_score(game, beaten) == beaten.score
+
+
+def test_an_incumbent_at_the_optimum_is_proven_as_it_stands() -> None:
+    game = Game(1)
+    best = solve(game, time_limit=10)
+    assert best.proven
+    again = solve(game, time_limit=10, incumbent=best.moves)
+    assert (again.score, again.proven, again.moves) == (best.score, True, best.moves)

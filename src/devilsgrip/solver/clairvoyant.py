@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from devilsgrip.game import Game
+from devilsgrip.notation import Move
 from devilsgrip.rules import Rules
 from devilsgrip.solver.bounds import Bounds, CardBounds, RunBounds
 from devilsgrip.solver.grids import CardGrid, RunGrid, card_grid, run_grid
@@ -19,7 +21,7 @@ from devilsgrip.solver.moves import (
     safe_child,
 )
 from devilsgrip.solver.playouts import Candidate, PlayoutSearch, run_candidates, run_entered
-from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SolveResult
+from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SharedTable, SolveResult
 
 
 class RunSearch(PlayoutSearch[RunGrid]):
@@ -112,6 +114,7 @@ class CardSearch(PlayoutSearch[CardGrid]):
     peels are searched too, and a line may come back to a position (``CYCLES``)."""
 
     CYCLES = True
+    SHARES_TABLE = False  # a value stored on a cycle is only good within its search
 
     def grid_of(self, game: Game) -> CardGrid:
         return card_grid(game.grid)
@@ -153,6 +156,8 @@ def solve(
     time_limit: float | None = 10.0,
     max_nodes: int | None = None,
     tt_entries: int = DEFAULT_TT_ENTRIES,
+    incumbent: Sequence[Move] | None = None,
+    table: SharedTable | None = None,
 ) -> SolveResult:
     """The best final score from ``game``'s position, knowing the stock; ``game`` is unchanged.
 
@@ -160,11 +165,25 @@ def solve(
     line of ``moves`` (deals and redeals included, no swaps) replays legally
     to exactly ``score``.  ``time_limit`` is a positive, finite number of seconds,
     or None for none (then ``max_nodes`` stops the search); else ``LimitError``.
+    ``incumbent``: a line known to be legal from this position; only better lines
+    are looked for, and it is the answer when none is found.  ``table``: what
+    the searches of other positions of the same game proved (:class:`SharedTable`),
+    read and added to.
     """
     check_time_limit(time_limit, none_ok=True)
-    search = new_search(game, time_limit=time_limit, max_nodes=max_nodes, tt_entries=tt_entries)
-    result = search.run()
-    moves = realize(game, search.best_path)
+    ceiling = None
+    if incumbent is not None:
+        replay = game.copy()
+        for move in incumbent:
+            replay.push(move)
+        ceiling = replay.score
+    search = new_search(game, time_limit=time_limit, max_nodes=max_nodes, tt_entries=tt_entries,
+                        table=table)
+    result = search.run(ceiling=ceiling)
+    if incumbent is not None and result.score == ceiling and not search.best_path:
+        moves = list(incumbent)
+    else:
+        moves = realize(game, search.best_path)
     return SolveResult(
         score=result.score,
         proven=result.proven,

@@ -90,7 +90,7 @@ class PlayoutSearch(Search[G]):
         applied = self._applied
         stop = None if budget is None else self.nodes + budget
         for i in range(self.rollouts):
-            g, p, r, mask = self.grid0, self.p0, self.r0, 0
+            g, p, r, mask = self.grid0, self.p0, self.r0, self.mask0
             steps = 0
             while True:
                 self.nodes += 1

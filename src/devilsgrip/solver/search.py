@@ -54,6 +54,7 @@ about half as many cards in the same time.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic
 
@@ -86,6 +87,50 @@ Applied = tuple[int, int, int]
 """What a move took out of ``seq``: the index, the card and its index at the root
 (all -1 for a peel, which takes nothing)."""
 NOTHING_TAKEN: Final[Applied] = (-1, -1, -1)
+
+
+class SharedTable:
+    """A transposition table shared by the searches of the positions of one game.
+
+    The table holds proven lower bounds on the best final score, keyed by the
+    grid, the cut and the cards outside the grid.  The cards outside form one
+    sequence that only ever loses cards (deals and redeals move the cut), so
+    every later position's sequence is a subsequence of the first one's, and a
+    card can be named by its index there: the same key then means the same
+    position in every search that shares the table.  Where a search's
+    sequence does not fit (a position of another game), the search keeps a
+    table of its own.  Only searches whose stored values are true lower bounds
+    share one (``run`` mode: no line comes back to a position).
+    """
+
+    def __init__(self, game: Game, entries: int = DEFAULT_TT_ENTRIES) -> None:
+        self.seq: tuple[int, ...] = (*game.talon, *reversed(game.stock))
+        self.rules = game.rules
+        self.entries: dict[TableKey, int] = {}
+        self.max_entries = entries
+
+    def identify(self, seq: Sequence[int]) -> tuple[list[int], int] | None:
+        """The index in this table's sequence of each card of ``seq`` and the mask of
+        the cards of the table's sequence missing from it; None when ``seq`` is
+        not a subsequence of it.
+
+        Any way of finding ``seq`` in the table's sequence names the same cards
+        in the same order, so any one keeps keys sound; this takes the earliest.
+        """
+        ids: list[int] = []
+        j = 0
+        full = self.seq
+        for card in seq:
+            while j < len(full) and full[j] != card:
+                j += 1
+            if j == len(full):
+                return None
+            ids.append(j)
+            j += 1
+        mask = (1 << len(full)) - 1
+        for i in ids:
+            mask &= ~(1 << i)
+        return ids, mask
 
 
 class TimeUp(Exception):
@@ -134,6 +179,9 @@ class Search(Generic[G]):
 
     CYCLES: ClassVar[bool] = False
     """Whether a line can come back to a position with no card entered (peels can)."""
+    SHARES_TABLE: ClassVar[bool] = True
+    """Whether every value the search stores is a true lower bound, so that other
+    searches may use them (:class:`SharedTable`)."""
 
     def __init__(
         self,
@@ -143,6 +191,7 @@ class Search(Generic[G]):
         max_nodes: int | None = None,
         tt_entries: int = DEFAULT_TT_ENTRIES,
         rollouts: int = ROLLOUTS,
+        table: SharedTable | None = None,
     ) -> None:
         rules = game.rules
         self.rules: Rules = rules
@@ -162,6 +211,15 @@ class Search(Generic[G]):
         self.max_nodes = max_nodes
         self.tt: dict[TableKey, int] = {}
         self.tt_entries = tt_entries
+        self.mask0 = 0
+        """The cards missing from ``seq`` at the root, a bit per card's index in ``orig``'s
+        numbering (none but with a shared table)."""
+        found = (table.identify(self.seq)
+                 if table is not None and self.SHARES_TABLE and table.rules == rules else None)
+        if table is not None and found is not None:
+            self.orig, self.mask0 = found
+            self.tt = table.entries
+            self.tt_entries = table.max_entries
         self.nodes = 0
         self.best = len(self.seq) + 1
         self.best_path: list[MacroMove] = []
@@ -216,12 +274,15 @@ class Search(Generic[G]):
                                        self.r0 if r is None else r, self.best)
 
     # --------------------------------------------------------------- search
-    def run(self, floor: int = 0) -> SolveResult:
-        """Search; ``floor`` is a lower bound on the best score proven elsewhere."""
+    def run(self, floor: int = 0, ceiling: int | None = None) -> SolveResult:
+        """Search; ``floor`` is a lower bound on the best score proven elsewhere,
+        ``ceiling`` a score a line known elsewhere reaches: only better lines are
+        looked for, and when none is found the result's score is ``ceiling`` (proven
+        when the search finished) and ``best_path`` is empty."""
         start = time.perf_counter()
         self.deadline = start + self.time_limit if self.time_limit is not None else float("inf")
         n = len(self.seq)
-        self.best = n
+        self.best = n if ceiling is None else min(n, ceiling)
         self.best_path = []
         self.floor = max(floor, self.lower_bound(self.grid0, self.p0, self.r0))
         proven = True
@@ -242,7 +303,7 @@ class Search(Generic[G]):
                 # misses; the transposition table keeps what each search proved
                 self.node_cap = self.nodes + budget if self.rollouts else None
                 try:
-                    self._dfs(self.grid0, self.p0, self.r0)
+                    self._dfs(self.grid0, self.p0, self.r0, self.mask0)
                     break
                 except PhaseEnd:
                     self._unwind()

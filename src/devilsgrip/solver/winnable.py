@@ -295,7 +295,7 @@ class WinSearch(Search[G], Generic[G]):
         self.best = 1  # only a win counts: every bound of at least 1 ends a branch
         self.best_path = []
         try:
-            return self._win(self.grid0, self.p0, self.r0, 0)
+            return self._win(self.grid0, self.p0, self.r0, self.mask0)
         except TimeUp:
             self._unwind()
             return None
