@@ -40,6 +40,7 @@ from devilsgrip.notation import Move
 from devilsgrip.solver import sample_game, solve
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import candidate_moves
+from devilsgrip.solver.search import SharedTable, SolveResult
 
 SEEN_SAMPLES: Final = 8
 """Stock orders the honest player draws to judge a costly move."""
@@ -48,9 +49,12 @@ SEEN_Z: Final = 2.0
 move must beat the played one by for a costly move to count as a mistake."""
 SEEN_SHARE: Final = 0.25
 """The share of the review's time kept for the verdicts on the costly moves."""
-HALVING_SHARE: Final = 0.6
-"""The share of the search time for halving the game into stretches of one value; the
-rest is spent proving the positions where the value rises."""
+BACKWARD_SHARE: Final = 0.6
+"""The share of the search time for the backward scan, from the end of the game."""
+HALVING_SHARE: Final = 0.8
+"""The share of the search time (the backward scan's included) before which halving
+what the scan left into stretches of one value ends; the rest is spent proving the
+positions where the value rises."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -170,25 +174,46 @@ def review_game(
     steps = total + 1 if judging else total
     search_until = began + time_limit * (1 - SEEN_SHARE if judging else 1.0)
 
-    # most of the time for the halving search, the rest to prove the rises it found
+    # first a scan from the end, then halving what it left, then proving the rises
+    backward_until = began + (search_until - began) * BACKWARD_SHARE
     halving_until = began + (search_until - began) * HALVING_SHARE
     points: list[_Point | None] = [None] * total
+    # every solve of the review shares one table: what one position's search proved
+    # holds in every other position of the game (``run`` mode; see SharedTable)
+    table = SharedTable(spots[0])
     last = spots[n]
     if last.is_won() or last.is_over():
         points[n] = _Point(last.score, True, [])  # nothing can change the end any more
     solved = 0
 
+    def later_line(i: int) -> list[Move] | None:
+        """The moves played from position ``i`` to the next position with a known
+        line, then that line: it reaches that position's value."""
+        j = next((k for k in range(i + 1, total) if points[k] is not None), None)
+        if j is None:
+            return None
+        point = points[j]
+        assert point is not None
+        return [*played[i:j], *point.line]
+
+    def search(i: int, limit: float) -> SolveResult:
+        """Solve position ``i``, looking only for lines better than the one through the
+        next known position."""
+        nonlocal solved
+        result = solve(spots[i], time_limit=max(LEAST_SOLVE, limit),
+                       incumbent=later_line(i), table=table)
+        solved += 1
+        if progress is not None:
+            progress(min(solved, steps - 1), steps)
+        return result
+
     def settle(i: int, share: int) -> None:
         """Solve position ``i`` (unless known), then follow its line along the moves
         played while they agree with it: those positions are known for free."""
-        nonlocal solved
         if points[i] is None:
-            left = max(LEAST_SOLVE, (halving_until - time.monotonic()) / max(1, share))
-            result = solve(spots[i], time_limit=left)
+            left = (halving_until - time.monotonic()) / max(1, share)
+            result = search(i, left)
             points[i] = _Point(result.score, bool(result.proven), list(result.moves))
-            solved += 1
-            if progress is not None:
-                progress(min(solved, steps - 1), steps)
             if sketch is not None:
                 sketch(_so_far(points))
         point = points[i]
@@ -198,10 +223,28 @@ def review_game(
             points[j + 1] = _Point(point.best, point.proven, line[1:])
             j, line = j + 1, line[1:]
 
+    # the backward scan: the line through the next position is the one to beat, so
+    # where a move cost nothing the search needs only prove it (wins cost nothing to
+    # carry back), and what it proves is kept in the table for the positions before;
+    # the scan ends at the first position its time does not settle, and what is left
+    # goes to the halving and the rises
+    if points[n] is None:
+        settle(n, 4)
+    for i in range(n - 1, -1, -1):
+        left = backward_until - time.monotonic()
+        if left <= 0:
+            break
+        beat = later_line(i)
+        result = search(i, left)
+        if not (result.proven or beat is None or result.score < _reaches(spots[i], beat)):
+            break
+        points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+        if sketch is not None:
+            sketch(_so_far(points))
+
     # the values never decrease along the game: an interval whose two ends are the
     # same proven value is that value all through; the others are halved
     settle(0, 4)
-    settle(n, 4)
     intervals = [(0, n)]
     while intervals and time.monotonic() < halving_until:
         # where the value changes first (the cards are lost there), earliest first; the
@@ -242,7 +285,7 @@ def review_game(
             points[i] = _Point(later.best, later.best == 0, [played[i], *later.line])
 
     settled = [p for p in points if p is not None]
-    _refine(spots, settled, played, search_until)
+    _refine(spots, settled, played, search_until, table)
     _make_consistent(settled, played)
     review = _assemble(game, settled, played)
     if judging:
@@ -251,6 +294,14 @@ def review_game(
     if progress is not None:
         progress(steps, steps)
     return review
+
+
+def _reaches(game: Game, line: Sequence[Move]) -> int:
+    """The score after playing ``line`` (legal there) from ``game``."""
+    walker = game.copy()
+    for move in line:
+        walker.push(move)
+    return walker.score
 
 
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
@@ -270,24 +321,39 @@ def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
 
 
 def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
-            until: float) -> None:
+            until: float, table: SharedTable | None = None) -> None:
     """Solve again, with the time left, the unproven positions where the value rises
-    (where the cards are lost), the steepest rise first, each with a fair share."""
-    tried: set[int] = set()
+    (where the cards are lost), each looking only for a line better than the one
+    known there, with a fair share of the time.
+
+    A proof there proves every later position of the same value too (values never
+    decrease).  The latest rise goes first: its position comes later in the game,
+    so what its search proves lies in the searches of the earlier rises, and with
+    the scores to beat only falling towards the start of the game every bound it
+    stores stays good for them.  A search the time stopped is tried again while
+    time is left, going on from what the shared table kept.
+    """
+    failed: set[int] = set()
     while True:
         _make_consistent(points, played)
         rises = sorted(
-            (i for i in range(1, len(points)) if not points[i].proven and i not in tried
+            (i for i in range(1, len(points)) if not points[i].proven
              and points[i].best > points[i - 1].best),
-            key=lambda i: (points[i - 1].best - points[i].best, i))
+            key=lambda i: (i in failed, -i))
         left = until - time.monotonic()
         if not rises or left < LEAST_SOLVE:
             return
         i = rises[0]
-        tried.add(i)
-        result = solve(spots[i], time_limit=max(LEAST_SOLVE, left / len(rises)))
+        fresh = sum(1 for k in rises if k not in failed)
+        share = left / fresh if i not in failed else left
+        result = solve(spots[i], time_limit=max(LEAST_SOLVE, share),
+                       incumbent=points[i].line, table=table)
         if result.proven or result.score < points[i].best:
             points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+        if not points[i].proven:
+            if i in failed and share >= left:
+                return  # the whole time was given and did not suffice
+            failed.add(i)
 
 
 def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
