@@ -21,8 +21,19 @@ beats the played one on its sampled stock orders by a clear margin, else
 ``"hindsight"`` (only the hidden order shows it).
 
 Solving every position afresh would be slow; the review reuses what each
-solve learns for the next position: while the player follows the best line
-found, the next value is known without a search.
+solve learns for the next position.  It scans the game backwards from its end:
+the moves played and then the line found after them reach the next value, so
+each search looks only for a better line, and where a move cost nothing (most
+moves) it has only to prove that none exists; a win found carries back to
+every earlier position without a search.  All the searches share one table of
+what they proved (:class:`~devilsgrip.solver.search.SharedTable`), so the
+search of a position finds its later positions settled; and as the values to
+beat only fall towards the start of the game, every bound stored stays good
+for the searches still to come.  These searches take no playout turns: the
+exhaustive search proves faster alone, and finds the better lines there are.
+What the scan leaves (it stops at the first position its time does not settle)
+is halved into stretches of one value; the time left then goes to proving the
+positions where the value rises, the latest first.
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ from typing import Any, Final
 from devilsgrip.game import Game, View
 from devilsgrip.notation import Move
 from devilsgrip.solver import sample_game, solve
+from devilsgrip.solver.clairvoyant import shares_table
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import candidate_moves
 from devilsgrip.solver.search import SharedTable, SolveResult
@@ -51,6 +63,10 @@ SEEN_SHARE: Final = 0.25
 """The share of the review's time kept for the verdicts on the costly moves."""
 BACKWARD_SHARE: Final = 0.6
 """The share of the search time for the backward scan, from the end of the game."""
+BACKWARD_CAP: Final = 1.0
+"""The most time, in seconds, the backward scan gives one position before it stops
+there (the halving and the proofs of the rises then take over, and a search tried
+again goes on from what the shared table kept)."""
 HALVING_SHARE: Final = 0.8
 """The share of the search time (the backward scan's included) before which halving
 what the scan left into stretches of one value ends; the rest is spent proving the
@@ -175,7 +191,10 @@ def review_game(
     search_until = began + time_limit * (1 - SEEN_SHARE if judging else 1.0)
 
     # first a scan from the end, then halving what it left, then proving the rises
-    backward_until = began + (search_until - began) * BACKWARD_SHARE
+    # (the scan pays only where the searches share their table: without it each position
+    # would prove again what the one after it proved)
+    backward_until = began + (search_until - began) * (
+        BACKWARD_SHARE if shares_table(game.rules) else 0.0)
     halving_until = began + (search_until - began) * HALVING_SHARE
     points: list[_Point | None] = [None] * total
     # every solve of the review shares one table: what one position's search proved
@@ -201,7 +220,7 @@ def review_game(
         next known position."""
         nonlocal solved
         result = solve(spots[i], time_limit=max(LEAST_SOLVE, limit),
-                       incumbent=later_line(i), table=table)
+                       incumbent=later_line(i), table=table, playouts=False)
         solved += 1
         if progress is not None:
             progress(min(solved, steps - 1), steps)
@@ -235,7 +254,7 @@ def review_game(
         if left <= 0:
             break
         beat = later_line(i)
-        result = search(i, left)
+        result = search(i, min(left, BACKWARD_CAP))
         if not (result.proven or beat is None or result.score < _reaches(spots[i], beat)):
             break
         points[i] = _Point(result.score, bool(result.proven), list(result.moves))
@@ -347,7 +366,7 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
         fresh = sum(1 for k in rises if k not in failed)
         share = left / fresh if i not in failed else left
         result = solve(spots[i], time_limit=max(LEAST_SOLVE, share),
-                       incumbent=points[i].line, table=table)
+                       incumbent=points[i].line, table=table, playouts=False)
         if result.proven or result.score < points[i].best:
             points[i] = _Point(result.score, bool(result.proven), list(result.moves))
         if not points[i].proven:

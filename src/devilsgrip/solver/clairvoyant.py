@@ -142,12 +142,21 @@ class CardSearch(PlayoutSearch[CardGrid]):
                 for j, (mv, g2, p2, r2, i) in enumerate(self._moves(g, p, r, n)) if i >= 0]
 
 
+def search_class(rules: Rules) -> type[RunSearch] | type[CardSearch]:
+    """The search for ``rules``: by the kind of grid its moves need."""
+    return RunSearch if rules.move_unit == "run" else CardSearch
+
+
 def new_search(game: Game, **options: Any) -> RunSearch | CardSearch:
     """The search for ``game``'s rules, from its current position (``options``: those
     of :class:`~devilsgrip.solver.search.Search`)."""
-    if game.rules.move_unit == "run":
-        return RunSearch(game, **options)
-    return CardSearch(game, **options)
+    return search_class(game.rules)(game, **options)
+
+
+def shares_table(rules: Rules) -> bool:
+    """Whether the searches of positions under ``rules`` share a
+    :class:`~devilsgrip.solver.search.SharedTable` (else each keeps its own)."""
+    return search_class(rules).SHARES_TABLE
 
 
 def solve(
@@ -158,6 +167,7 @@ def solve(
     tt_entries: int = DEFAULT_TT_ENTRIES,
     incumbent: Sequence[Move] | None = None,
     table: SharedTable | None = None,
+    playouts: bool = True,
 ) -> SolveResult:
     """The best final score from ``game``'s position, knowing the stock; ``game`` is unchanged.
 
@@ -168,7 +178,9 @@ def solve(
     ``incumbent``: a line known to be legal from this position; only better lines
     are looked for, and it is the answer when none is found.  ``table``: what
     the searches of other positions of the same game proved (:class:`SharedTable`),
-    read and added to.
+    read and added to.  ``playouts=False``: no turns of playouts between the
+    exhaustive search's (for a search expected to prove its incumbent); with no
+    redeal left the beam keeps its turns.
     """
     check_time_limit(time_limit, none_ok=True)
     ceiling = None
@@ -178,7 +190,7 @@ def solve(
             replay.push(move)
         ceiling = replay.score
     search = new_search(game, time_limit=time_limit, max_nodes=max_nodes, tt_entries=tt_entries,
-                        table=table)
+                        table=table, playouts=playouts)
     result = search.run(ceiling=ceiling)
     if incumbent is not None and result.score == ceiling and not search.best_path:
         moves = list(incumbent)

@@ -77,6 +77,10 @@ BEAM_NODES_PER_STATE: Final = 200
 """After each exhaustive turn of ``N`` nodes the beam runs about ``N / 200`` states
 wide (doubling at least): about as long as that turn, as a beam state costs
 several nodes' work."""
+PROOF_PLAYOUT_SHARE: Final = 4
+"""With ``playouts=False`` a playout turn gets this fraction of the exhaustive turn's
+nodes before it (1/4): enough to find most wins the exhaustive search would reach
+late, little next to the proof."""
 CLOCK_EVERY: Final = 1024
 """The exhaustive search reads the clock once in this many nodes (a power of 2)."""
 
@@ -192,6 +196,7 @@ class Search(Generic[G]):
         tt_entries: int = DEFAULT_TT_ENTRIES,
         rollouts: int = ROLLOUTS,
         table: SharedTable | None = None,
+        playouts: bool = True,
     ) -> None:
         rules = game.rules
         self.rules: Rules = rules
@@ -229,6 +234,9 @@ class Search(Generic[G]):
         self.floor = 0
         self._applied: list[Applied] = []
         self.rollouts = rollouts
+        self.playouts = playouts
+        """False: short playout turns (:data:`PROOF_PLAYOUT_SHARE`), for a search that
+        expects to prove its incumbent."""
         self.node_cap: int | None = None
         self.first_budget = FIRST_BUDGET
 
@@ -287,6 +295,7 @@ class Search(Generic[G]):
         self.floor = max(floor, self.lower_bound(self.grid0, self.p0, self.r0))
         proven = True
         beam = bool(self.rollouts) and not self._redeal_left(self.r0)
+        turns = beam or bool(self.rollouts)
         try:
             budget = self.first_budget
             width = BEAM_FIRST_WIDTH
@@ -301,7 +310,7 @@ class Search(Generic[G]):
                 # exhaustive search and playouts take turns with doubling node budgets:
                 # the search proves most deals at once, the playouts find the wins it
                 # misses; the transposition table keeps what each search proved
-                self.node_cap = self.nodes + budget if self.rollouts else None
+                self.node_cap = self.nodes + budget if turns else None
                 try:
                     self._dfs(self.grid0, self.p0, self.r0, self.mask0)
                     break
@@ -314,7 +323,7 @@ class Search(Generic[G]):
                     width = max(2 * width, budget // BEAM_NODES_PER_STATE)
                     self._beam(width)
                 else:
-                    self._probe(budget)
+                    self._probe(budget if self.playouts else budget // PROOF_PLAYOUT_SHARE)
                 budget *= 2
         except TimeUp:
             proven = False
@@ -385,7 +394,26 @@ class Search(Generic[G]):
             self.onpath.add(key)
         applied = self._applied
         orig = self.orig
+        unlimited, k, max_nodes = self.unlimited, self.k, self.max_nodes
         for mv, g2, p2, r2, i in moves:
+            # most children are settled by the table: look there first, as the child's
+            # own call would, when that call would do nothing else (no clock or budget
+            # to read, no better line to note), and count the node all the same
+            n2 = n - 1 if i >= 0 else n
+            nodes = self.nodes + 1
+            if n2 >= self.best and nodes & (CLOCK_EVERY - 1) and (
+                max_nodes is None or nodes <= max_nodes) and (
+                    self.node_cap is None or nodes <= self.node_cap):
+                mask2 = mask | (1 << orig[i]) if i >= 0 else mask
+                if unlimited:
+                    known = tt.get((g2, mask2, 0 if p2 % k == 0 or p2 == n2 else p2))
+                else:
+                    known = tt.get((g2, mask2, p2, r2))
+                if known is not None and known >= self.best:
+                    self.nodes = nodes
+                    if known < value:
+                        value = known
+                    continue
             if i >= 0:
                 card = seq.pop(i)
                 self.seqcount -= TOP_FIELD[card]
