@@ -7,7 +7,8 @@ Each deal of the range is played by the greedy player, the honest player, or
 both (the honest player with ``--move-time`` seconds a move, to keep the
 benchmark short), then reviewed with ``--time-limit`` seconds for the whole
 review.  Prints, per player, the number of games and moves, the median and
-worst seconds of a review, the share of values proven, how many games had a
+worst seconds of a review, the share of values proven (and the games with every
+value proven), how many games had a
 first lost win, and the seconds as multiples of the baseline timed first in
 the same process (``benchmarks/reference.py``).  The target: a classic game of
 about 200 moves reviewed with every value proven within 10 s on this machine.
@@ -59,7 +60,8 @@ def main() -> None:
         median = statistics.median(seconds)
         print(f"{args.rules:12} {player:7} deals {args.first}..{args.last}: "
               f"{len(seconds)} games, {moves} moves, review median {median:.2f} s, "
-              f"worst {max(seconds):.2f} s, proven {statistics.mean(proven):.1%}, "
+              f"worst {max(seconds):.2f} s, proven {statistics.mean(proven):.1%} "
+              f"(every value in {sum(1 for x in proven if x == 1.0)} games), "
               f"first lost win in {lost}  "
               f"(median {median / reference:.0f}x baseline, worst "
               f"{max(seconds) / reference:.0f}x)")
