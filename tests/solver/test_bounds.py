@@ -462,12 +462,18 @@ def _fills_keep_pace(
     return True
 
 
+def _tops_and_bottoms(game: Game) -> tuple[Counter[int], Counter[int]]:
+    """The grid's tops and its non-base bottoms, counted per card."""
+    tops = Counter(pile[-1] for pile in game.grid if pile)
+    bottoms = Counter(pile[0] for pile in game.grid if pile and LEVEL_OF[pile[0]])
+    return tops, bottoms
+
+
 def _count_bound_by_definition(game: Game) -> int:
     """:meth:`Bounds._count_bound` as its docstring states it, without shortcuts."""
     talon = list(reversed(game.talon))  # t_1 first
     stock = list(reversed(game.stock))  # s_1 first
-    tops = Counter(pile[-1] for pile in game.grid if pile)
-    bottoms = Counter(pile[0] for pile in game.grid if pile and LEVEL_OF[pile[0]])
+    tops, bottoms = _tops_and_bottoms(game)
     fill = game.rules.fill_from_talon
     stuck = 0
     if game.redeals_left == 0:
@@ -560,8 +566,7 @@ def test_counts_balance_whenever_every_cell_is_occupied(
     game = walked_position(seed, outside, rules, steps, split)
     if not all(game.grid):
         return
-    tops = Counter(pile[-1] for pile in game.grid)
-    bottoms = Counter(pile[0] for pile in game.grid if LEVEL_OF[pile[0]])
+    tops, bottoms = _tops_and_bottoms(game)
     assert _deficit([*game.talon, *game.stock], tops, bottoms) == 0
     search = new_search(game)
     assert search.bounds._count_bound(search.grid0, search.seq, search.p0, False) == 0
@@ -589,8 +594,7 @@ def test_counts_balance_at_every_deal(seed: int, rules: str) -> None:
     exactly 0 whatever the order (the README's reason why no count alone can
     show a loss from the deal on)."""
     game = Game(rng=random.Random(seed), rules=rules)
-    tops = Counter(pile[-1] for pile in game.grid)
-    bottoms = Counter(pile[0] for pile in game.grid if LEVEL_OF[pile[0]])
+    tops, bottoms = _tops_and_bottoms(game)
     assert _deficit(list(game.stock), tops, bottoms) == 0
     assert count_bound(game) == 0
 
