@@ -13,6 +13,7 @@ from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import GameOverScreen, ReviewScreen
+from devilsgrip.tui.widgets import Packed
 
 
 async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
@@ -44,6 +45,8 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             assert screen.session.final  # a review shows the stock: the result stands
             assert review.story.startswith("Winnable until move")
             assert review.rows
+            keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
+            assert keys == ["Enter: the position before that move", "Esc: back to the game"]
             await pilot.press("enter")
             await pilot.pause()
             shown = str(review.query_one("#review-position", Static).render())
@@ -51,6 +54,33 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             assert review.query_one(OptionList).option_count == len(review.rows)
             assert screen.session.game_id is not None
             assert store.review(screen.session.game_id) is not None
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+
+    asyncio.run(scenario())
+
+
+def test_a_review_with_no_costly_move_offers_no_move_to_choose(store: Store) -> None:
+    """A game given up after a few deals lost nothing by its moves: the review says so
+    and offers only the way back."""
+
+    async def scenario() -> None:
+        app = DevilsGripApp(store, number=7, flourish_delay=0.0, dialog_guard=0.0,
+                            solve_time=10.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for key in ("d", "d", "G", "y"):
+                await pilot.press(key)
+                await pilot.pause()
+            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await pilot.press("v")
+            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            review = app.screen
+            assert isinstance(review, ReviewScreen)
+            assert not review.rows and not review.query(OptionList)
+            keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
+            assert keys == ["Esc: back to the game"]
             await pilot.press("escape")
             assert isinstance(app.screen, GameScreen)
 

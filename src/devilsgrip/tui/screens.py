@@ -163,8 +163,9 @@ class ReviewScreen(ModalScreen[None]):
                                    for k, (line, _shown) in enumerate(self.rows)),
                                  id="review-list")
                 yield Static("", id="review-position")
-            yield Static(_("Enter: the position before that move   Esc: back to the game"),
-                         classes="dialog-keys")
+            keys = (_("Enter: the position before that move   Esc: back to the game")
+                    if self.rows else _("Esc: back to the game"))
+            yield Packed(keys.split("   "), classes="dialog-keys")
 
     def on_mount(self) -> None:
         if self.rows:
