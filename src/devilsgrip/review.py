@@ -29,8 +29,9 @@ every earlier position without a search.  All the searches share one table of
 what they proved (:class:`~devilsgrip.solver.search.SharedTable`), so the
 search of a position finds its later positions settled; and as the values to
 beat only fall towards the start of the game, every bound stored stays good
-for the searches still to come.  These searches take no playout turns: the
-exhaustive search proves faster alone, and finds the better lines there are.
+for the searches still to come.  These searches give their playout turns a
+small share: the exhaustive search proves faster with the time, and the short
+turns still find most of the better lines there are.
 What the scan leaves (it stops at the first position its time does not settle)
 is halved into stretches of one value; the time left then goes to proving the
 positions where the value rises, the latest first.
@@ -215,12 +216,11 @@ def review_game(
         assert point is not None
         return [*played[i:j], *point.line]
 
-    def search(i: int, limit: float) -> SolveResult:
-        """Solve position ``i``, looking only for lines better than the one through the
-        next known position."""
+    def search(i: int, limit: float, beat: list[Move] | None) -> SolveResult:
+        """Solve position ``i``, looking only for lines better than ``beat``."""
         nonlocal solved
         result = solve(spots[i], time_limit=max(LEAST_SOLVE, limit),
-                       incumbent=later_line(i), table=table, playouts=False)
+                       incumbent=beat, table=table, playouts=False)
         solved += 1
         if progress is not None:
             progress(min(solved, steps - 1), steps)
@@ -231,7 +231,7 @@ def review_game(
         played while they agree with it: those positions are known for free."""
         if points[i] is None:
             left = (halving_until - time.monotonic()) / max(1, share)
-            result = search(i, left)
+            result = search(i, left, later_line(i))
             points[i] = _Point(result.score, bool(result.proven), list(result.moves))
             if sketch is not None:
                 sketch(_so_far(points))
@@ -254,8 +254,10 @@ def review_game(
         if left <= 0:
             break
         beat = later_line(i)
-        result = search(i, min(left, BACKWARD_CAP))
-        if not (result.proven or beat is None or result.score < _reaches(spots[i], beat)):
+        result = search(i, min(left, BACKWARD_CAP), beat)
+        # settled: proven, or a better line found (the line to beat comes back unchanged
+        # when none is)
+        if not (result.proven or beat is None or list(result.moves) != beat):
             break
         points[i] = _Point(result.score, bool(result.proven), list(result.moves))
         if sketch is not None:
@@ -315,14 +317,6 @@ def review_game(
     return review
 
 
-def _reaches(game: Game, line: Sequence[Move]) -> int:
-    """The score after playing ``line`` (legal there) from ``game``."""
-    walker = game.copy()
-    for move in line:
-        walker.push(move)
-    return walker.score
-
-
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
     """The values known so far, made consistent: a known value above a later one is
     lowered to it (it is reached by playing the moves between)."""
@@ -370,8 +364,8 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
         if result.proven or result.score < points[i].best:
             points[i] = _Point(result.score, bool(result.proven), list(result.moves))
         if not points[i].proven:
-            if i in failed and share >= left:
-                return  # the whole time was given and did not suffice
+            if i in failed:
+                return  # it had the whole time left, and that did not suffice
             failed.add(i)
 
 

@@ -24,12 +24,17 @@ async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
         await pilot.pause()  # type: ignore[attr-defined]
 
 
+def _app(store: Store) -> DevilsGripApp:
+    """Deal 7 with no delays, and the solver's time of a review."""
+    return DevilsGripApp(store, number=7, flourish_delay=0.0, dialog_guard=0.0,
+                         solve_time=10.0)
+
+
 def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
     moves = play_game(Game(7), "greedy").move_stack
 
     async def scenario() -> None:
-        app = DevilsGripApp(store, number=7, flourish_delay=0.0, dialog_guard=0.0,
-                            solve_time=10.0)
+        app = _app(store)
         async with app.run_test(size=(100, 40)) as pilot:
             screen = app.screen
             assert isinstance(screen, GameScreen)
@@ -65,8 +70,7 @@ def test_a_review_with_no_costly_move_offers_no_move_to_choose(store: Store) -> 
     and offers only the way back."""
 
     async def scenario() -> None:
-        app = DevilsGripApp(store, number=7, flourish_delay=0.0, dialog_guard=0.0,
-                            solve_time=10.0)
+        app = _app(store)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
             assert isinstance(screen, GameScreen)

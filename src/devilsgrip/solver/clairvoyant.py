@@ -178,7 +178,7 @@ def solve(
     ``incumbent``: a line known to be legal from this position; only better lines
     are looked for, and it is the answer when none is found.  ``table``: what
     the searches of other positions of the same game proved (:class:`SharedTable`),
-    read and added to.  ``playouts=False``: no turns of playouts between the
+    read and added to.  ``playouts=False``: short turns of playouts between the
     exhaustive search's (for a search expected to prove its incumbent); with no
     redeal left the beam keeps its turns.
     """

@@ -295,7 +295,6 @@ class Search(Generic[G]):
         self.floor = max(floor, self.lower_bound(self.grid0, self.p0, self.r0))
         proven = True
         beam = bool(self.rollouts) and not self._redeal_left(self.r0)
-        turns = beam or bool(self.rollouts)
         try:
             budget = self.first_budget
             width = BEAM_FIRST_WIDTH
@@ -310,7 +309,7 @@ class Search(Generic[G]):
                 # exhaustive search and playouts take turns with doubling node budgets:
                 # the search proves most deals at once, the playouts find the wins it
                 # misses; the transposition table keeps what each search proved
-                self.node_cap = self.nodes + budget if turns else None
+                self.node_cap = self.nodes + budget if self.rollouts else None
                 try:
                     self._dfs(self.grid0, self.p0, self.r0, self.mask0)
                     break
@@ -353,10 +352,10 @@ class Search(Generic[G]):
             self.seqcount += TOP_FIELD[card]
             self.orig.insert(i, orig)
 
-    def _key(self, g: G, p: int, r: int, mask: int) -> TableKey:
-        n = len(self.seq)
+    def _key(self, g: G, p: int, r: int, mask: int, n: int | None = None) -> TableKey:
+        """The table's key of a position with ``n`` cards out (``len(seq)`` by default)."""
         if self.unlimited:
-            if p % self.k == 0 or p == n:
+            if p % self.k == 0 or p == (len(self.seq) if n is None else n):
                 p = 0
             return (g, mask, p)
         return (g, mask, p, r)
@@ -394,7 +393,7 @@ class Search(Generic[G]):
             self.onpath.add(key)
         applied = self._applied
         orig = self.orig
-        unlimited, k, max_nodes = self.unlimited, self.k, self.max_nodes
+        max_nodes = self.max_nodes
         for mv, g2, p2, r2, i in moves:
             # most children are settled by the table: look there first, as the child's
             # own call would, when that call would do nothing else (no clock or budget
@@ -404,11 +403,8 @@ class Search(Generic[G]):
             if n2 >= self.best and nodes & (CLOCK_EVERY - 1) and (
                 max_nodes is None or nodes <= max_nodes) and (
                     self.node_cap is None or nodes <= self.node_cap):
-                mask2 = mask | (1 << orig[i]) if i >= 0 else mask
-                if unlimited:
-                    known = tt.get((g2, mask2, 0 if p2 % k == 0 or p2 == n2 else p2))
-                else:
-                    known = tt.get((g2, mask2, p2, r2))
+                known = tt.get(self._key(g2, p2, r2, mask | (1 << orig[i]) if i >= 0 else mask,
+                                         n2))
                 if known is not None and known >= self.best:
                     self.nodes = nodes
                     if known < value:
