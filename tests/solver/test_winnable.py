@@ -13,6 +13,9 @@ from devilsgrip.cards import LEVEL_OF
 from devilsgrip.cli import main
 from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
+from devilsgrip.notation import parse_cards
+from devilsgrip.rules import Rules
+from devilsgrip.solver.bounds import talon_bottom_lost
 from devilsgrip.solver.portfolio import solve
 from devilsgrip.solver.winnable import (
     BASE_ON_TALON,
@@ -42,6 +45,8 @@ ONE_PASS = [
     "literal,draw=2",
 ]
 """Every combination of the one-pass options, and other draws."""
+
+FILLS_FROM_TALON = [r for r in ONE_PASS if Rules.parse(r).fill_from_talon]
 
 small = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -195,7 +200,8 @@ def test_no_bound_above_a_line_on_deals(rules: str) -> None:
         win = result.extra.get("win")
         if win == LOST:
             assert result.bound >= 1
-        assert win in (WON, LOST, UNKNOWN)
+        # a line proven optimal by the optimizing search needs no verdict
+        assert win in (WON, LOST, UNKNOWN) or (win is None and result.proven)
 
 
 def test_win_search_needs_no_redeal_left() -> None:
@@ -215,3 +221,81 @@ def test_solve_prints_the_bound(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["bound"] >= 1 and data["bound"] <= data["score"]
     assert data["proven"] == (data["bound"] == data["score"])
+
+
+# ------------------------------------------------------------ the talon's bottom
+@pytest.mark.parametrize(("talon", "lost"), [
+    ("QH9H6H3H", False),  # a pile taken down from its top, then its base: the last four in
+    ("9HQH6H3H", True),  # the 9 was never a top: the queen lay on it
+    ("QH9H3H", True),  # the 6 is still on the 3: no pile of hearts 3-6-9-Q is down to its base
+    ("2S", True),  # the very last card cannot be a fill: it would stand alone
+    ("KS2S", True),  # the king is of another sequence
+    ("JSJS8S8S5S2S", False),  # both piles of the sequence on the way down
+    ("JS8SJS5S2S", False),
+    ("JS8S5S2SKH", False),  # only the cards up to the lowest base count
+    ("QH9H6H", False),  # no base on the talon: nothing is fixed yet
+    ("JH8CTC", False),  # not the last cards either way: they may still leave
+    ("", False),
+])
+def test_the_talon_bottom_reads_the_last_cards_of_a_won_pass(talon: str, lost: bool) -> None:
+    seq = parse_cards(talon) if talon else []
+    assert talon_bottom_lost([*seq, *parse_cards("2S3S")], len(seq)) is lost
+
+
+@small
+@given(seed=st.integers(0, 10**6), outside=st.integers(2, 9),
+       rules=st.sampled_from(FILLS_FROM_TALON))
+def test_the_talon_bottom_never_loses_a_winnable_position(
+    seed: int, outside: int, rules: str
+) -> None:
+    game = late_position(seed, outside, rules)
+    if talon_bottom_lost([*game.talon, *reversed(game.stock)], len(game.talon)):
+        best = optimum(game)
+        assert best is None or best >= 1
+
+
+def _ending_on_the_talon(seed: int, order: list[int]) -> Game:
+    """A won grid less one pile of a random sequence, whose base and three cards lie on
+    the talon (``order`` gives the places of the pile's cards from the talon's bottom,
+    0 the base), another pile split into its base and the rest (an emptying build
+    that fills a space from the talon), and a few top cards of other piles on the talon
+    above them: won exactly when the talon's four lowest cards come off the right way."""
+    import random
+
+    from devilsgrip.notation import format_cards
+
+    rng = random.Random(seed)
+    bases = [c for c in range(48) if not LEVEL_OF[c]] * 2
+    rng.shuffle(bases)
+    piles = [[b, b + 3, b + 6, b + 9] for b in bases]
+    gone = piles.pop()
+    split = piles.pop()
+    talon = [gone[i] for i in order]
+    for pile in rng.sample(piles, 2):
+        talon.append(pile.pop())  # a top card: back on its pile by a talon build
+    cells = [*piles, split[:1], split[1:]]
+    rng.shuffle(cells)
+    rows = [",".join(format_cards(p) for p in cells[r:r + 8]) for r in range(0, 24, 8)]
+    return Game.from_position(f"{'/'.join(rows)} - {format_cards(talon)} 0 0 single-pass")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_talon_bottom_decides_where_nothing_else_does(seed: int) -> None:
+    # the right order (the pile's top card lowest) is won, and the test lets it be; any
+    # other order of the same cards is lost, and the test says so
+    for order in ([3, 2, 1, 0], [2, 3, 1, 0], [3, 1, 2, 0], [1, 2, 3, 0]):
+        game = _ending_on_the_talon(seed, order)
+        seq = [*game.talon, *reversed(game.stock)]
+        right = order == [3, 2, 1, 0]
+        assert talon_bottom_lost(seq, len(game.talon)) is not right
+        assert (optimum(game) == 0) is right
+
+
+def test_a_won_single_pass_line_keeps_its_talon_bottom() -> None:
+    game = Game(144, rules="single-pass")
+    result = solve(game, time_limit=None, max_nodes=300_000)
+    assert result.score == 0
+    for move in result.moves:
+        assert not talon_bottom_lost([*game.talon, *reversed(game.stock)], len(game.talon))
+        game.play(move)
+    assert game.is_won()

@@ -9,6 +9,7 @@ of grid: what differs is only how the tops and bottoms are read from the grid
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Generic
 
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
@@ -35,6 +36,63 @@ TALON_BOUND_STOCK: Final = 12
 """:meth:`Bounds._talon_bound` is tried only with at most this many stock cards left:
 with more, the stock's values let nearly every talon card off and it costs more than
 it prunes (any subset of sound bounds is sound)."""
+
+
+PILE_HEIGHT: Final = 4
+"""The cards of a complete pile: a base and the three cards of its sequence above it."""
+
+
+def talon_bottom_lost(seq: Sequence[int], p: int) -> bool:
+    """With no redeal left and spaces filled from the talon: whether the talon's cards up
+    to its lowest base show that the position cannot be won.
+
+    ``seq[:p]`` is the talon from its bottom: ``t_1 .. t_p``; let ``t_j`` be its
+    lowest base.  The argument, for either ``move_unit``:
+
+    * A base enters only by filling a space, and while the stock lasts spaces
+      are filled from the stock, so ``t_j`` and every card under it are still
+      on the talon when the stock runs out (the talon loses cards only from its
+      top).  From then on every card that enters is the talon's top card, so in
+      a won game ``t_j, .., t_1`` are the last ``j`` cards to enter, ``t_1``
+      the very last.
+    * Go back from the won grid: 24 piles of four, two of each suit sequence,
+      every bottom a base.  Undoing a talon build takes the top card off a
+      pile.  Undoing a swap changes no pile; undoing a build that empties no
+      cell moves cards between two piles of one sequence whose bottoms are
+      both bases, so the sizes of that sequence's two piles are the same two
+      numbers afterwards.  Every bottom stays a base.  Undoing a fill needs its cell to hold only
+      the card that filled it, which is then a bottom, so a base.
+    * So, going back, ``t_1 .. t_(j-1)`` (none a base) all came in by talon
+      builds, each the top card of a pile of its sequence then; and when
+      ``t_j`` came in, by a fill, its cell held ``t_j`` alone, so a pile of its
+      sequence had nothing on its base.
+
+    With each sequence's two piles as two sizes (4 at first), taking
+    ``t_1 .. t_(j-1)`` off in turn and then asking for a size of 1 for
+    ``t_j``'s sequence: when either step fails the position cannot be won.
+    The grid plays no part.  (With spaces not filled from the talon a base on
+    the talon is lost in any case; see :meth:`Bounds.lower_bound`.)
+    """
+    j = next((i for i in range(p) if not LEVEL_OF[seq[i]]), -1)
+    if j < 0:
+        return False  # no base on the talon: any of its cards may still leave before the end
+    sizes: dict[int, list[int]] = {}
+    for i in range(j + 1):
+        card = seq[i]
+        level = LEVEL_OF[card]
+        base = card - 3 * level  # the base of the card's sequence
+        two = sizes.get(base)
+        if two is None:
+            two = sizes[base] = [PILE_HEIGHT, PILE_HEIGHT]
+        if not level:
+            return 1 not in two
+        if two[0] == level + 1:
+            two[0] = level
+        elif two[1] == level + 1:
+            two[1] = level
+        else:
+            return True  # not the top card of any pile of its sequence
+    return False
 
 
 def _count_terms(tops: list[int], bots: list[int], cnt: list[int]) -> list[int]:
@@ -122,6 +180,11 @@ class Bounds(Generic[G]):
           one that would need more fills than there are live cells stays out
           with everything under it, and the fill-only cards above it still
           need live cells of their own (the two sets are disjoint).
+        * Also with no redeal left, when spaces are filled from the talon: the
+          cards under the talon's lowest base are the last to enter, and in a
+          won game they can only be certain cards in a certain order
+          (:func:`talon_bottom_lost`); when they are not, at least one card
+          stays out.
         """
         n = len(seq)
         if not n:
@@ -156,6 +219,10 @@ class Bounds(Generic[G]):
         counted = self._count_bound(g, seq, p, True)
         if counted >= best:
             return counted  # the cheapest test that settles most nodes
+        if self.fill_talon and p and talon_bottom_lost(seq, p):
+            counted = max(counted, 1)  # not every card enters: the score is at least 1
+            if counted >= best:
+                return counted
         stock_pending = 0
         for c in seq[p:]:
             stock_pending |= TOP_FIELD[c]
