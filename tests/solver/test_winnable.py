@@ -21,6 +21,7 @@ from devilsgrip.solver.winnable import (
     BASE_ON_TALON,
     LOST,
     RELAXATION_LOST,
+    TALON_BOTTOM,
     UNDER_STUCK_CARD,
     UNKNOWN,
     WON,
@@ -282,13 +283,27 @@ def _ending_on_the_talon(seed: int, order: list[int]) -> Game:
 @pytest.mark.parametrize("seed", range(6))
 def test_the_talon_bottom_decides_where_nothing_else_does(seed: int) -> None:
     # the right order (the pile's top card lowest) is won, and the test lets it be; any
-    # other order of the same cards is lost, and the test says so
+    # other order of the same cards is lost, and the test says so, with a certificate
     for order in ([3, 2, 1, 0], [2, 3, 1, 0], [3, 1, 2, 0], [1, 2, 3, 0]):
         game = _ending_on_the_talon(seed, order)
         seq = [*game.talon, *reversed(game.stock)]
         right = order == [3, 2, 1, 0]
         assert talon_bottom_lost(seq, len(game.talon)) is not right
         assert (optimum(game) == 0) is right
+        cert = find_certificate(game)
+        assert (cert is None) is right
+        if cert is not None:
+            base = game.talon[order.index(0)]
+            assert cert == LossCertificate(TALON_BOTTOM, blocker=base)
+            assert check_certificate(game, cert)
+            # refused: a named card, another base, spaces not filled from the talon
+            assert not check_certificate(game, LossCertificate(TALON_BOTTOM, card=base,
+                                                               blocker=base))
+            other = next(c for c in range(48) if not LEVEL_OF[c] and c != base)
+            assert not check_certificate(game, LossCertificate(TALON_BOTTOM, blocker=other))
+            literal = Game.from_position(game.position().replace("single-pass",
+                                                                 "literal,fill_from_talon=false"))
+            assert not check_certificate(literal, LossCertificate(TALON_BOTTOM, blocker=base))
 
 
 def test_a_won_single_pass_line_keeps_its_talon_bottom() -> None:

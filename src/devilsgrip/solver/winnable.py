@@ -58,6 +58,7 @@ from typing import Any, Final, Generic
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
+from devilsgrip.solver.bounds import talon_bottom_lost
 from devilsgrip.solver.clairvoyant import CardSearch, RunSearch
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
 from devilsgrip.solver.lines import realize
@@ -81,7 +82,8 @@ DEAD_ENTRIES: Final = 1_000_000
 BASE_ON_TALON: Final = "base-on-talon"
 UNDER_STUCK_CARD: Final = "under-stuck-card"
 RELAXATION_LOST: Final = "relaxation-lost"
-CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST)
+TALON_BOTTOM: Final = "talon-bottom"
+CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST, TALON_BOTTOM)
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,11 @@ class LossCertificate:
     card whose predecessors are both covered would be stuck too, but cannot
     occur: a copy of ``c - 3`` is covered only by a copy of ``c``.)
     ``relaxation-lost``: no card is named (``card`` is -1); the monotone
-    relaxation cannot be won.
+    relaxation cannot be won.  ``talon-bottom``: no card is named either;
+    spaces are filled from the talon, ``blocker`` is the talon's lowest base,
+    and it and the cards under it cannot be the last to enter a won game in
+    their order (:func:`~devilsgrip.solver.bounds.talon_bottom_lost`): some
+    card stays out, not always one of these.
     """
 
     reason: str
@@ -385,10 +391,15 @@ def new_win_search(game: Game, **options: Any) -> RunWinSearch | CardWinSearch:
 
 # --------------------------------------------------------------- certificates
 def find_certificate(game: Game) -> LossCertificate | None:
-    """A card of the position that can never enter, read from the position alone; or None."""
-    if not no_redeal_left(game) or game.rules.fill_from_talon:
+    """Why the position cannot be won, read from its talon alone; or None."""
+    if not no_redeal_left(game):
         return None
     talon = game.talon
+    if game.rules.fill_from_talon:
+        if talon_bottom_lost(talon, len(talon)):
+            lowest = next(c for c in talon if not LEVEL_OF[c])
+            return LossCertificate(TALON_BOTTOM, blocker=lowest)
+        return None
     for j in range(len(talon) - 1, -1, -1):
         c = talon[j]
         if not LEVEL_OF[c]:
@@ -420,14 +431,18 @@ def check_certificate(game: Game, cert: LossCertificate, *,
     every position of the relaxation reachable by its moves (every talon build,
     fill and deal, none taken greedily; positions with a base on a talon that
     is never used for fills are not expanded, since that base never leaves):
-    the certificate holds if none of them has every card in.  False when it
-    does not hold or the enumeration is too big.
+    the certificate holds if none of them has every card in.  The talon's
+    bottom is checked by taking its cards back off a won grid laid out as
+    piles of cards.  False when it does not hold or the enumeration is too big.
     """
     redeals = game.rules.redeals
     if redeals is None or game.redeals_done < redeals:
         return False
     if cert.reason == RELAXATION_LOST:
         return _relaxation_has_no_win(game, max_states)
+    if cert.reason == TALON_BOTTOM:
+        return (game.rules.fill_from_talon and cert.card < 0
+                and _last_cards_impossible(list(game.talon), cert.blocker))
     if game.rules.fill_from_talon:
         return False
     talon = list(game.talon)
@@ -444,6 +459,23 @@ def check_certificate(game: Game, cert: LossCertificate, *,
         highest_blocker = len(talon) - 1 - talon[::-1].index(cert.blocker)
         return cert.card in talon[:highest_blocker]
     return False
+
+
+def _last_cards_impossible(talon: list[int], base: int) -> bool:
+    """Whether the talon's cards up to its lowest base, ``base``, cannot be the last to
+    enter a won game: they are taken back, from the talon's bottom, off a won grid
+    laid out as piles; each card but the base must be the top card of a pile, and the
+    base must then be alone in a pile."""
+    bases = [i for i, c in enumerate(talon) if c % 12 < 3]
+    if not bases or talon[bases[0]] != base:
+        return False
+    piles = [[b, b + 3, b + 6, b + 9] for b in range(48) if b % 12 < 3 for _ in range(2)]
+    for card in talon[:bases[0]]:
+        pile = next((p for p in piles if len(p) > 1 and p[-1] == card), None)
+        if pile is None:
+            return True
+        pile.pop()
+    return [base] not in piles
 
 
 def _relaxation_has_no_win(game: Game, max_states: int) -> bool:
