@@ -367,7 +367,7 @@ def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
     moves = play_game(Game(3, rules="single-pass"), "greedy").move_stack
 
     async def scenario() -> None:
-        app = make_app(store, number=3, rules="single-pass", dialog_guard=0.4)
+        app = make_app(store, number=3, rules="single-pass", dialog_guard=1.0)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
             for move in moves[:-1]:
@@ -380,7 +380,8 @@ def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
             assert why == table.say_why_ended(screen.session, table.Words("en")) and why
             await pilot.press("n")  # typed for the table: ignored
             assert app.screen is over and screen.session.game.moves_played == len(moves)
-            await pilot.pause(0.5)
+            # once the guard's time has passed (its timer, however busy the machine)
+            await wait_for(pilot, lambda: over.ready)
             await pilot.press("escape")
             assert app.screen is screen
             # over: the key bar offers what is left to do (undo, another game)
