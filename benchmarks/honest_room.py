@@ -36,11 +36,11 @@ import statistics
 
 from players import interval
 
-from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV, numbered_deck
+from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
+from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, GRID_BUILDS, TALON_BUILDS, Move, MoveKind
 from devilsgrip.rules import Rules
-from devilsgrip.solver.grids import pile_code
-from devilsgrip.solver.rollouts import Table, apply, roll_out
+from devilsgrip.solver.rollouts import Table, apply, roll_out, table_of
 
 NO_LIMIT = 10**6
 """A rollout step budget no game reaches."""
@@ -48,10 +48,8 @@ NO_LIMIT = 10**6
 
 def deal_table(number: int, rules: Rules) -> Table:
     """The model of deal ``number`` as dealt."""
-    deck = numbered_deck(number)
-    cells = [pile_code(c, c) for c in deck[:GRID_SIZE]]
-    return Table(cells, list(reversed(deck[GRID_SIZE:])), [], rules.move_unit == "run",
-                 rules.fill_from_talon, rules.draw)
+    game = Game(number, rules=rules)
+    return table_of(game.view(with_legal=False), list(reversed(game.stock)))
 
 
 def entering_moves(t: Table) -> list[Move]:
@@ -96,10 +94,8 @@ def play_reserve(t: Table, keep: int) -> int:
             move = talon[0]
         elif builds and (not t.stock or len(sources) > keep):
             move = builds[0]
-        elif t.stock:
-            move = DEAL
         else:
-            return t.score
+            move = DEAL  # builds kept back or none: the stock is not out
         apply(t, move)
 
 

@@ -60,8 +60,9 @@ def talon_bottom_lost(seq: Sequence[int], p: int) -> bool:
       pile.  Undoing a swap changes no pile; undoing a build that empties no
       cell moves cards between two piles of one sequence whose bottoms are
       both bases, so the sizes of that sequence's two piles are the same two
-      numbers afterwards.  Every bottom stays a base.  Undoing a fill needs its cell to hold only
-      the card that filled it, which is then a bottom, so a base.
+      numbers afterwards.  Every bottom stays a base.  Undoing a fill needs
+      its cell to hold only the card that filled it, which is then a bottom,
+      so a base.
     * So, going back, ``t_1 .. t_(j-1)`` (none a base) all came in by talon
       builds, each the top card of a pile of its sequence then; and when
       ``t_j`` came in, by a fill, its cell held ``t_j`` alone, so a pile of its
@@ -76,23 +77,17 @@ def talon_bottom_lost(seq: Sequence[int], p: int) -> bool:
     j = next((i for i in range(p) if not LEVEL_OF[seq[i]]), -1)
     if j < 0:
         return False  # no base on the talon: any of its cards may still leave before the end
-    sizes: dict[int, list[int]] = {}
-    for i in range(j + 1):
-        card = seq[i]
+    sizes: dict[int, list[int]] = {}  # by the base of each sequence
+    for card in seq[:j]:
         level = LEVEL_OF[card]
-        base = card - 3 * level  # the base of the card's sequence
-        two = sizes.get(base)
-        if two is None:
-            two = sizes[base] = [PILE_HEIGHT, PILE_HEIGHT]
-        if not level:
-            return 1 not in two
+        two = sizes.setdefault(card - 3 * level, [PILE_HEIGHT, PILE_HEIGHT])
         if two[0] == level + 1:
             two[0] = level
         elif two[1] == level + 1:
             two[1] = level
         else:
             return True  # not the top card of any pile of its sequence
-    return False
+    return 1 not in sizes.get(seq[j], (PILE_HEIGHT, PILE_HEIGHT))
 
 
 def _count_terms(tops: list[int], bots: list[int], cnt: list[int]) -> list[int]:
