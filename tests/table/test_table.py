@@ -223,7 +223,8 @@ def test_a_review_is_only_for_a_game_that_ended_and_is_kept(tmp_path: Path) -> N
         again = table.review_session(session, time_limit=10)  # kept: not worked out again
         assert again.to_dict() == review.to_dict()
         text = table.say_review(review, session.game, Words("fr"))
-        assert text.startswith("Gagnable jusqu'au coup") and not NOTATION.search(text)
+        assert text.startswith(("Gagnable jusqu'au coup", "Gagnable au moins jusqu'au coup"))
+        assert not NOTATION.search(text)
 
 
 def test_moves_as_arrows_and_costly_moves_in_words() -> None:
@@ -253,6 +254,35 @@ def test_moves_as_arrows_and_costly_moves_in_words() -> None:
     assert costly.better_arrow == table.move_arrow(better)
     french = table.costly_moves(review, game, Words("fr"))[0]
     assert french.line != costly.line and not NOTATION.search(french.played_text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
+    """The story says "winnable until move n" only when the value after move n is proven:
+    when no win was found after it but none was proven impossible, it says that."""
+    from devilsgrip.review import MoveReview, Review
+
+    game = Game(1)
+    game.play_all(["d", "d"])
+    before = Game(1)
+    before.play("d")
+    better = next(m for m in before.generate_moves() if m.text() != "d")
+    words = Words(lang)
+    stories = {}
+    for proven in (True, False):
+        review = Review("classic", game.score, 0, True, [
+            MoveReview(1, "d", 0, True, 0, None, None),
+            MoveReview(2, "d", 3, proven, 3, better.text(), "hindsight")], first_lost_win=2)
+        stories[proven] = table.say_review(review, game, words)
+    known, unknown = stories[True], stories[False]
+    assert known != unknown
+    for text in (known, unknown):
+        assert a_sentence(text) and not NOTATION.search(text) and "2" in text and "3" in text
+    if lang == "en":
+        assert known.startswith("Winnable until move 2. ")
+        assert unknown.startswith("Winnable at least until move 2. After dealing ")
+        assert "could not prove there was none" in unknown
+        assert "the best line found left 3" in unknown and "not proven" in unknown
 
 
 def test_the_history_lists_finished_games_latest_first(tmp_path: Path) -> None:
