@@ -833,28 +833,22 @@ def say_review(review: Review, game: Game, words: Words) -> str:
         played, better = told.get(n, ("", ""))
         after = review.moves[n - 1]
         if after.proven:
-            parts.append(w.gettext("Winnable until move {n}.").format(n=n))
-            if better:
-                parts.append(sentence(w.gettext("{played} left the win behind: {better} "
-                                                "kept it").format(played=played, better=better)))
-            else:
-                parts.append(sentence(w.gettext("{played} left the win behind").format(
-                    played=played)))
-            parts.append(w.gettext("After that the best possible was {best}; the game ended at "
-                                   "{final}.").format(best=after.best, final=final))
+            opening = w.gettext("Winnable until move {n}.")
+            lost = (w.gettext("{played} left the win behind: {better} kept it") if better
+                    else w.gettext("{played} left the win behind"))
+            ending = w.gettext("After that the best possible was {best}; the game ended at "
+                               "{final}.")
         else:
             # no win was found after the move, and none was proven impossible: say so
-            parts.append(w.gettext("Winnable at least until move {n}.").format(n=n))
-            if better:
-                parts.append(sentence(w.gettext(
-                    "After {played} the review found no win but could not prove there was "
-                    "none; {better} keeps one").format(played=played, better=better)))
-            else:
-                parts.append(sentence(w.gettext(
-                    "After {played} the review found no win but could not prove there was "
-                    "none").format(played=played)))
-            parts.append(w.gettext("After that the best line found left {best}; the game ended "
-                                   "at {final}.").format(best=after.best, final=final))
+            opening = w.gettext("Winnable at least until move {n}.")
+            lost = (w.gettext("After {played} the review found no win but could not prove "
+                              "there was none; {better} keeps one") if better
+                    else w.gettext("After {played} the review found no win but could not "
+                                   "prove there was none"))
+            ending = w.gettext("After that the best line found left {best}; the game ended "
+                               "at {final}.")
+        parts += [opening.format(n=n), sentence(lost.format(played=played, better=better)),
+                  ending.format(best=after.best, final=final)]
     else:
         if review.start_best == 0:
             parts.append(w.gettext("Winnable from the deal."))
