@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
-from helpers import brute_force, late_position, replay_score
+from helpers import brute_force, late_position, replay_score, split_position
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -15,10 +16,12 @@ from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
 from devilsgrip.notation import parse_cards
 from devilsgrip.rules import Rules
-from devilsgrip.solver.bounds import talon_bottom_lost
+from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
+from devilsgrip.solver.clairvoyant import new_search
 from devilsgrip.solver.portfolio import solve
 from devilsgrip.solver.winnable import (
     BASE_ON_TALON,
+    BASES_UNMATCHED,
     LOST,
     RELAXATION_LOST,
     TALON_BOTTOM,
@@ -27,6 +30,7 @@ from devilsgrip.solver.winnable import (
     WON,
     LossCertificate,
     Relaxation,
+    _no_pile_for_every_base,
     _relaxation_has_no_win,
     check_certificate,
     find_certificate,
@@ -312,5 +316,95 @@ def test_a_won_single_pass_line_keeps_its_talon_bottom() -> None:
     assert result.score == 0
     for move in result.moves:
         assert not talon_bottom_lost([*game.talon, *reversed(game.stock)], len(game.talon))
+        assert find_certificate(game) is None  # a pile for every base, too
         game.play(move)
     assert game.is_won()
+
+
+# ------------------------------------------------------ a pile for every base
+def _matching_verdict(game: Game) -> bool:
+    """:func:`bases_unmatched` on ``game``'s position, read as the search reads it."""
+    search = new_search(game)
+    tops, bots, _ = search.bounds._grid_counts(search.grid0)
+    return bases_unmatched(tops, bots, search.seq, search.p0, game.rules.fill_from_talon)
+
+
+def _walked(seed: int, outside: int, rules: str, steps: int, split: bool) -> Game:
+    game = (split_position if split else late_position)(seed, outside, rules)
+    rng = random.Random(seed * 7 + steps)
+    for _ in range(steps):
+        moves = game.generate_moves(swaps=False)
+        if not moves:
+            break
+        game.push(rng.choice(moves))
+    return Game.from_position(game.position())
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), outside=st.integers(2, 10), rules=st.sampled_from(ONE_PASS),
+       steps=st.integers(0, 8), split=st.booleans())
+def test_no_base_left_without_a_pile_loses_no_winnable_position(
+    seed: int, outside: int, rules: str, steps: int, split: bool
+) -> None:
+    game = _walked(seed, outside, rules, steps, split)
+    unmatched = _matching_verdict(game)
+    # the certificate's own code, with explicit piles and augmenting paths, agrees
+    assert _no_pile_for_every_base(game) is unmatched, game.position()
+    if unmatched:
+        best = optimum(game)
+        assert best is None or best >= 1, game.position()
+
+
+def _bases_waiting_for_their_piles(stock: str) -> Game:
+    """A won grid but for three piles: clubs 2-5-8-J cut after its base (the 5 can be
+    emptied onto the 2 at once), hearts 5-8-J waiting for a 2 of hearts and spades
+    6-9-Q for a 3 of spades (their other copies are covered); the clubs 4-7-10-K pile
+    is out.  ``stock`` holds the seven cards out (the talon is empty)."""
+    rows = (
+        "2C,5C8CJC,5H8HJH,6S9SQS,2H5H8HJH,3S6S9SQS,2S5S8SJS,2S5S8SJS/"
+        "3H6H9HQH,3H6H9HQH,4H7HTHKH,4H7HTHKH,2D5D8DJD,2D5D8DJD,3D6D9DQD,3D6D9DQD/"
+        "4D7DTDKD,4D7DTDKD,2C5C8CJC,3C6C9CQC,3C6C9CQC,4C7CTCKC,4S7STSKS,4S7STSKS"
+    )
+    return Game.from_position(f"{rows} {stock} - 0 0 single-pass")
+
+
+@pytest.mark.parametrize(("stock", "won"), [
+    ("KCTC7C4C2H3S", True),  # the 4 of clubs dealt onto the pile it takes down, in at the end
+    ("2HKCTC7C4C3S", True),
+    ("KC7CTC4C2H3S", False),  # the 7 under the 10: the 4 cannot lie lowest, so it fills
+    ("4C7CTCKC2H3S", False),  # from the stock, and the 2 of hearts finds no pile emptied
+    ("TCKC7C4C2H3S", False),
+])
+def test_a_pile_for_every_base_decides_where_the_other_bounds_do_not(
+    stock: str, won: bool
+) -> None:
+    game = _bases_waiting_for_their_piles(stock)
+    assert (optimum(game) == 0) is won
+    search = new_search(game)
+    assert search.lower_bound(search.grid0) == 0  # no other part of the bound sees it
+    assert _matching_verdict(game) is not won
+    cert = find_certificate(game)
+    if won:
+        assert cert is None
+        assert not check_certificate(game, LossCertificate(BASES_UNMATCHED))
+    else:
+        assert cert == LossCertificate(BASES_UNMATCHED)
+        assert check_certificate(game, cert)
+        assert not check_certificate(game, LossCertificate(BASES_UNMATCHED, card=game.stock[0]))
+        assert prove_winnable(game, time_limit=None).outcome == LOST
+    # where no base may wait on the talon, every one fills from the stock: none of these
+    # can be won
+    literal = Game.from_position(game.position().replace("single-pass", "literal,move_unit=run"))
+    assert _matching_verdict(literal)
+    assert optimum(literal) != 0
+
+
+def test_the_win_search_skips_only_lost_cuts() -> None:
+    # with the cuts past a base that would lose on the talon left out, and without
+    for seed in range(40):
+        rules = ONE_PASS[seed % len(ONE_PASS)]
+        game = _walked(seed, 6 + seed % 5, rules, seed % 4, split=seed % 3 == 0)
+        found = new_win_search(game, time_limit=None, max_nodes=300_000).prove()
+        every = new_win_search(game, time_limit=None, max_nodes=300_000)
+        every._win_cuts = lambda p, n, r, s=every: s._cuts(p, n, r)  # type: ignore[method-assign]
+        assert found == every.prove(), game.position()

@@ -42,6 +42,22 @@ PILE_HEIGHT: Final = 4
 """The cards of a complete pile: a base and the three cards of its sequence above it."""
 
 
+def _sizes_scan(cards: Sequence[int], sizes: dict[int, list[int]]) -> bool:
+    """Take ``cards`` off a won grid's piles in turn, each the top card of a pile of its
+    sequence (``sizes``: the two pile sizes of each sequence, by its base, 4 when
+    absent); False as soon as one is not."""
+    for card in cards:
+        level = LEVEL_OF[card]
+        two = sizes.setdefault(card - 3 * level, [PILE_HEIGHT, PILE_HEIGHT])
+        if two[0] == level + 1:
+            two[0] = level
+        elif two[1] == level + 1:
+            two[1] = level
+        else:
+            return False
+    return True
+
+
 def talon_bottom_lost(seq: Sequence[int], p: int) -> bool:
     """With no redeal left and spaces filled from the talon: whether the talon's cards up
     to its lowest base show that the position cannot be won.
@@ -78,16 +94,162 @@ def talon_bottom_lost(seq: Sequence[int], p: int) -> bool:
     if j < 0:
         return False  # no base on the talon: any of its cards may still leave before the end
     sizes: dict[int, list[int]] = {}  # by the base of each sequence
-    for card in seq[:j]:
-        level = LEVEL_OF[card]
-        two = sizes.setdefault(card - 3 * level, [PILE_HEIGHT, PILE_HEIGHT])
-        if two[0] == level + 1:
-            two[0] = level
-        elif two[1] == level + 1:
-            two[1] = level
-        else:
-            return True  # not the top card of any pile of its sequence
+    if not _sizes_scan(seq[:j], sizes):
+        return True  # a card that is not the top card of any pile of its sequence
     return 1 not in sizes.get(seq[j], (PILE_HEIGHT, PILE_HEIGHT))
+
+
+NEVER: Final = 1 << 30
+"""A time later than any stock card: once the stock has run out, or never."""
+
+
+def bases_unmatched(tops: Sequence[int], bots: Sequence[int], seq: Sequence[int], p: int,
+                    fill_talon: bool) -> bool:
+    """With no redeal left: whether the bases outside the grid cannot each have a pile
+    emptied for them in time, so that the position cannot be won.
+
+    ``tops`` and ``bots`` count the grid's tops and non-base bottoms per value;
+    ``seq[:p]`` is the talon from its bottom, ``seq[p:]`` the stock from its top
+    ``s_1 .. s_N``.  Time counts the stock cards consumed (dealt or filled).  The
+    argument, for either ``move_unit``:
+
+    * A base enters only by filling the space an emptying build leaves, and only a
+      pile with a non-base bottom is ever emptied.  Follow each such pile of now as a
+      *chain*: when it is emptied, the card that fills its space is the new bottom
+      there; a base ends the chain for good, any other card carries it on.  A won
+      grid has a base at the bottom of all 24 piles, so in a won game every chain
+      ends with a base, and every base outside comes in at the end of its own chain:
+      chains and bases outside pair off one to one.
+    * A chain whose bottom is ``w`` is emptied first onto a top ``w - 3``, so not
+      before a copy of ``w - 3`` has come in: at once if one is a top now or lies on
+      the talon, else once the stock card that is one has been consumed (time ``j``
+      for ``s_j``).  A copy of ``w - 3`` serves one copy of ``w`` (it is then
+      covered, and moving a pile never adds a top), so of two bottoms ``w`` the
+      second waits for the second copy.  Call ``e`` the earliest such time of each
+      chain; ``NEVER`` when no copy can come.
+    * A stock base ``s_i`` that fills from the stock is its top card then: its
+      chain's emptying comes after ``i - 1`` cards, so ``e < i``.  A base on the
+      talon, or one dealt onto it, can fill only once the stock is out (and only if
+      spaces are filled from the talon): time ``NEVER``, later than any ``e`` but
+      ``NEVER`` itself.
+    * With spaces not filled from the talon every stock base fills from the stock.
+      With them filled from it and no base on the talon yet, the first base dealt
+      onto it becomes its lowest, and :func:`talon_bottom_lost` must pass: the
+      cards under it must read, from the bottom, as top cards coming off a won
+      grid's piles, and take a pile of its own sequence down to the base.  Read the
+      talon from its bottom that way; a card ``t_f`` that cannot be read must have
+      left before the base is dealt, with every card above it.  A talon card leaves
+      (while the stock lasts) only by a talon build: once every card above it has
+      left and a copy of its predecessor is a top, so not before the time its first
+      copy can come (as above), nor before that of any card above it: call it
+      ``L``.  So a base ``s_i`` can be dealt only if ``L < i`` for ``t_f``, and then
+      the cards of its sequence it still needs after the talon's cards below
+      ``t_f`` come, in order, from the stock cards after time ``L`` and before
+      ``s_i``; with no such ``t_f``, from the stock before ``s_i``.  Every stock
+      base before the first one that can meet this fills from the stock.
+    * The chains can be matched to the bases, each chain's ``e`` before its base's
+      latest time, only if (Hall's theorem, for these nested choices) the ``k``-th
+      smallest ``e`` is below the ``k``-th smallest latest time, for every ``k``.
+
+    The grid plays its part only through its tops and bottoms.
+    """
+    n = len(seq)
+    # the first and second stock times of each value, the talon's copies, the stock's bases
+    first = [NEVER] * N_CARDS
+    second = [NEVER] * N_CARDS
+    stock_bases: list[int] = []
+    level_of = LEVEL_OF
+    for k in range(p, n):
+        c = seq[k]
+        if first[c] == NEVER:
+            first[c] = k - p + 1
+        else:
+            second[c] = k - p + 1
+        if not level_of[c]:
+            stock_bases.append(k)
+    on_talon = [0] * N_CARDS
+    talon_bases = 0
+    for k in range(p):
+        c = seq[k]
+        on_talon[c] += 1
+        if not level_of[c]:
+            talon_bases += 1
+    chains: list[int] = []
+    for w in NONBASE_CARDS:
+        b = bots[w]
+        if b:
+            v = w - 3
+            now = tops[v] + on_talon[v]
+            chains.append(0 if now else first[v])
+            if b > 1:
+                chains.append(0 if now > 1 else first[v] if now else second[v])
+    if len(chains) != talon_bases + len(stock_bases):
+        return True  # a chain without a base, or a base without a chain
+    if talon_bases and not fill_talon:
+        return True  # a base on the talon never comes in
+    chains.sort()
+    if _matched(chains, [k - p + 1 for k in stock_bases], talon_bases):
+        return False  # even with every stock base filled from the stock
+    if not fill_talon:
+        return True  # and so they are
+    # from the first that may be dealt on, any stock base may wait on the talon; with a
+    # base on it already, every one
+    dealt = _first_dealable(tops, seq, p, first, on_talon, stock_bases) if not talon_bases else 0
+    return not _matched(chains, [k - p + 1 for k in stock_bases[:dealt]],
+                        talon_bases + len(stock_bases) - dealt)
+
+
+def _matched(chains: list[int], times: list[int], late: int) -> bool:
+    """Whether the chains' times (sorted) each fall before a base's latest time: ``times``
+    (ascending) and ``late`` more at ``NEVER``, the ``k``-th chain with the ``k``-th."""
+    k = 0
+    for i in times:
+        if chains[k] >= i:
+            return False
+        k += 1
+    return all(e < NEVER for e in chains[k:])
+
+
+def _first_dealable(tops: Sequence[int], seq: Sequence[int], p: int, first: list[int],
+                    on_talon: list[int], stock_bases: list[int]) -> int:
+    """For :func:`bases_unmatched`, with no base on the talon: the index in
+    ``stock_bases`` of the first stock base that may be dealt onto the talon as its
+    lowest base (``len(stock_bases)`` when none may)."""
+    # the talon read from its bottom as the last cards of a won game, up to the lowest
+    # card that cannot be one: that card must leave, with all above it, before the base
+    sizes: dict[int, list[int]] = {}
+    failing = next((m for m in range(p) if not _sizes_scan(seq[m:m + 1], sizes)), -1)
+    start = p
+    if failing >= 0:
+        # not before a copy of the card each card from there up goes on can be a top (L)
+        leaves = 0
+        for m in range(failing, p):
+            prev = PREV[seq[m]]
+            if not (tops[prev] or on_talon[prev]) and first[prev] > leaves:
+                leaves = first[prev]
+        if leaves >= NEVER:
+            return len(stock_bases)
+        start = p + leaves  # the talon was empty down to there at that time
+    # the cards of each sequence, read from ``start`` on, take which of its piles how far
+    wanted: dict[int, list[list[int]]] = {}
+    level_of = LEVEL_OF
+    last = stock_bases[-1] if stock_bases else -1
+    for k in range(start, last + 1):
+        c = seq[k]
+        level = level_of[c]
+        base = c - 3 * level
+        piles = wanted.get(base)
+        if piles is None:
+            piles = wanted[base] = [
+                [base + 3 * lv for lv in range(1, size)]
+                for size in sizes.get(base, (PILE_HEIGHT, PILE_HEIGHT))]
+        if level:
+            for need in piles:
+                if need and need[-1] == c:
+                    need.pop()
+        elif k >= p and any(not need for need in piles):
+            return stock_bases.index(k)
+    return len(stock_bases)
 
 
 def _count_terms(tops: list[int], bots: list[int], cnt: list[int]) -> list[int]:
@@ -179,7 +341,12 @@ class Bounds(Generic[G]):
           cards under the talon's lowest base are the last to enter, and in a
           won game they can only be certain cards in a certain order
           (:func:`talon_bottom_lost`); when they are not, at least one card
-          stays out.
+          stays out.  When only a win is asked (``best <= 1``) that settles the
+          position at once.
+        * Also with no redeal left, when only a win is asked and the rest says
+          nothing: every base outside needs a pile of its own emptied for it, in
+          time (:func:`bases_unmatched`); when they cannot all have one, at least
+          one card stays out.
         """
         n = len(seq)
         if not n:
@@ -211,10 +378,13 @@ class Bounds(Generic[G]):
                 return bound  # the counting bound is 0 then (:meth:`_count_bound`)
             return max(bound, self._count_bound(g, seq, p, False))
         # no redeal left: the talon is a stack, entered only from its top
+        bottom_lost = self.fill_talon and p > 0 and talon_bottom_lost(seq, p)
+        if bottom_lost and best <= 1:
+            return 1  # not every card enters, and a win is all that is asked: no more to count
         counted = self._count_bound(g, seq, p, True)
         if counted >= best:
             return counted  # the cheapest test that settles most nodes
-        if self.fill_talon and p and talon_bottom_lost(seq, p):
+        if bottom_lost:
             counted = max(counted, 1)  # not every card enters: the score is at least 1
             if counted >= best:
                 return counted
@@ -283,9 +453,14 @@ class Bounds(Generic[G]):
             dead = sum(1 for c in seq[stuck:] if not (ok >> (2 * c)) & 1)
             bound = max(bound, stuck + max(0, dead - live))
         bound = max(bound, counted)
-        if n - p > TALON_BOUND_STOCK:
-            return bound
-        return max(bound, self._talon_bound(seq, tops | above_all, bcount, p))
+        if n - p <= TALON_BOUND_STOCK:
+            bound = max(bound, self._talon_bound(seq, tops | above_all, bcount, p))
+        if not bound and best <= 1:
+            # a win is all that is asked (else the test costs more time than it saves)
+            tops_counts, bots_counts, _ = self._grid_counts(g)
+            if bases_unmatched(tops_counts, bots_counts, seq, p, fill_talon):
+                return 1  # not every base can have its pile emptied in time
+        return bound
 
     def _count_bound(self, g: G, seq: list[int], p: int, fixed: bool) -> int:
         """Cards that never enter, counted by the tops each entering move covers.

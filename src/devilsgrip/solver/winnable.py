@@ -39,10 +39,13 @@ exhaustive search in the tests:
   these alignments and the talon stack, and forgets the rest.
 * **The exact search** (:class:`WinSearch`): the optimizing search's macro
   moves, depth first, a branch ending when the optimizing search's lower bound
-  (:meth:`Search.lower_bound`, which names cards that never enter) is at least
-  1 or when the relaxation loses from the branch's position; positions proven
-  lost are kept.  A win it finds is a line of moves; a search that finishes
-  without one proves the position lost.
+  (:meth:`Search.lower_bound`, which names cards that never enter; asked for a
+  win, it also tries :func:`~devilsgrip.solver.bounds.bases_unmatched`, a pile
+  emptied in time for every base) is at least 1 or when the relaxation loses
+  from the branch's position; no move is tried past a base whose deal onto the
+  talon would lose (:meth:`WinSearch._win_cuts`); positions proven lost are
+  kept.  A win it finds is a line of moves; a search that finishes without one
+  proves the position lost.
 
 A proof of loss at the root comes with a :class:`LossCertificate`: a card that
 can never enter and why, or the relaxation's verdict.  :func:`check_certificate`
@@ -52,17 +55,18 @@ re-checks one from the position alone, with code of its own.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Generic
 
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
-from devilsgrip.solver.bounds import talon_bottom_lost
+from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
 from devilsgrip.solver.clairvoyant import CardSearch, RunSearch
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
 from devilsgrip.solver.lines import realize
-from devilsgrip.solver.moves import G
+from devilsgrip.solver.moves import Cut, G
 from devilsgrip.solver.search import NOTHING_TAKEN, Search, TimeUp
 
 WON: Final = "won"
@@ -75,15 +79,18 @@ NODE_RELAXATION_NODES: Final = 0
 """Nodes the relaxation may spend on each position of the exact search: none by
 default, as on the deals measured it ended few branches the lower bound had not
 and cost more time than it saved."""
-DEAD_ENTRIES: Final = 1_000_000
-"""Positions proven lost that the exact search keeps."""
+DEAD_ENTRIES: Final = 8_000_000
+"""Positions proven lost that the exact search keeps (about 250 bytes each: 2 GB at most;
+a minute's search on the open single-pass deals keeps up to about 4 million)."""
 
 # loss certificate reasons
 BASE_ON_TALON: Final = "base-on-talon"
 UNDER_STUCK_CARD: Final = "under-stuck-card"
 RELAXATION_LOST: Final = "relaxation-lost"
 TALON_BOTTOM: Final = "talon-bottom"
-CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST, TALON_BOTTOM)
+BASES_UNMATCHED: Final = "bases-unmatched"
+CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST, TALON_BOTTOM,
+                              BASES_UNMATCHED)
 
 
 @dataclass(frozen=True)
@@ -101,7 +108,9 @@ class LossCertificate:
     spaces are filled from the talon, ``blocker`` is the talon's lowest base,
     and it and the cards under it cannot be the last to enter a won game in
     their order (:func:`~devilsgrip.solver.bounds.talon_bottom_lost`): some
-    card stays out, not always one of these.
+    card stays out, not always one of these.  ``bases-unmatched``: no card is
+    named; the bases outside cannot each have a pile emptied for them in time
+    (:func:`~devilsgrip.solver.bounds.bases_unmatched`).
     """
 
     reason: str
@@ -337,7 +346,7 @@ class WinSearch(Search[G], Generic[G]):
             self.relaxed_cuts += 1
             return False
         # the optimizing search's children (with its safe talon build in run mode)
-        moves = self._dfs_children(g, p, r, n, self._cuts(p, n, r))
+        moves = self._dfs_children(g, p, r, n, self._win_cuts(p, n, r))
         cycles = self.CYCLES
         if cycles:
             self.onpath.add(key)  # no loop even when the kept positions are cleared
@@ -366,6 +375,30 @@ class WinSearch(Search[G], Generic[G]):
             self.onpath.discard(key)
         return won
 
+    def _win_cuts(self, p: int, n: int, r: int) -> list[Cut]:
+        """The cuts a winning line may move to: none past the first base the deals would
+        turn onto a talon that holds no base yet, when that base lost the game there.
+
+        Dealing past cut ``j + 1`` (``seq[j]`` that base) passes through the position
+        with ``seq[j]`` on the talon and the same cards under it, which every later
+        move keeps (a base leaves the talon only by a fill, and while the stock lasts
+        none comes from the talon).  That position cannot be won when spaces are not
+        filled from the talon (a base on it never enters), nor when they are and
+        :func:`~devilsgrip.solver.bounds.talon_bottom_lost` says so: every move from
+        it, so every child at those cuts, is lost.  (With a base on the talon already,
+        a later one changes nothing the lemma reads.)
+        """
+        cuts = self._cuts(p, n, r)
+        seq = self.seq
+        j = p
+        while j < n and LEVEL_OF[seq[j]]:
+            j += 1
+        if j == n or not all(LEVEL_OF[c] for c in seq[:p]):
+            return cuts
+        if self.fill_talon and not talon_bottom_lost(seq, j + 1):
+            return cuts
+        return [cut for cut in cuts if cut[0] <= j]
+
     def _lost(self, key: Any) -> None:
         dead = self.dead
         if len(dead) >= self.dead_entries:
@@ -391,7 +424,8 @@ def new_win_search(game: Game, **options: Any) -> RunWinSearch | CardWinSearch:
 
 # --------------------------------------------------------------- certificates
 def find_certificate(game: Game) -> LossCertificate | None:
-    """Why the position cannot be won, read from its talon alone; or None."""
+    """Why the position cannot be won, read from its talon, or from its stock and the
+    tops and bottoms of its grid; or None."""
     if not no_redeal_left(game):
         return None
     talon = game.talon
@@ -399,13 +433,27 @@ def find_certificate(game: Game) -> LossCertificate | None:
         if talon_bottom_lost(talon, len(talon)):
             lowest = next(c for c in talon if not LEVEL_OF[c])
             return LossCertificate(TALON_BOTTOM, blocker=lowest)
-        return None
+        return _matching_certificate(game)
     for j in range(len(talon) - 1, -1, -1):
         c = talon[j]
         if not LEVEL_OF[c]:
             if j:
                 return LossCertificate(UNDER_STUCK_CARD, card=talon[0], blocker=c)
             return LossCertificate(BASE_ON_TALON, card=c)
+    return _matching_certificate(game)
+
+
+def _matching_certificate(game: Game) -> LossCertificate | None:
+    tops = [0] * N_CARDS
+    bots = [0] * N_CARDS
+    for pile in game.grid:
+        if pile:
+            tops[pile[-1]] += 1
+            if LEVEL_OF[pile[0]]:
+                bots[pile[0]] += 1
+    seq = [*game.talon, *reversed(game.stock)]
+    if bases_unmatched(tops, bots, seq, len(game.talon), game.rules.fill_from_talon):
+        return LossCertificate(BASES_UNMATCHED)
     return None
 
 
@@ -443,6 +491,8 @@ def check_certificate(game: Game, cert: LossCertificate, *,
     if cert.reason == TALON_BOTTOM:
         return (game.rules.fill_from_talon and cert.card < 0
                 and _last_cards_impossible(list(game.talon), cert.blocker))
+    if cert.reason == BASES_UNMATCHED:
+        return cert.card < 0 and cert.blocker < 0 and _no_pile_for_every_base(game)
     if game.rules.fill_from_talon:
         return False
     talon = list(game.talon)
@@ -476,6 +526,82 @@ def _last_cards_impossible(talon: list[int], base: int) -> bool:
             return True
         pile.pop()
     return [base] not in piles
+
+
+def _no_pile_for_every_base(game: Game) -> bool:
+    """Whether the bases outside cannot each have a pile emptied for them in time, worked
+    out again from the position: won piles laid out as lists of cards, and a matching
+    looked for by augmenting paths (the argument is
+    :func:`~devilsgrip.solver.bounds.bases_unmatched`'s)."""
+    never = 10**9
+    stock = list(reversed(game.stock))  # its top first: stock[t] comes at time t + 1
+    talon = list(game.talon)
+    grid_tops = [pile[-1] for pile in game.grid if pile]
+
+    def comes(card: int) -> list[int]:
+        """The times from which each copy of ``card`` outside or on top may be a top."""
+        now = grid_tops.count(card) + talon.count(card)
+        return [0] * now + [t + 1 for t, c in enumerate(stock) if c == card]
+
+    bottoms = sorted(pile[0] for pile in game.grid if pile and pile[0] % 12 >= 3)
+    chains: list[int] = []
+    for w in dict.fromkeys(bottoms):
+        times = comes(w - 3)
+        mine = bottoms.count(w)
+        chains += (times + [never] * mine)[:mine]
+    on_talon = [c for c in talon if c % 12 < 3]
+    in_stock = [t for t, c in enumerate(stock) if c % 12 < 3]
+    if on_talon and not game.rules.fill_from_talon:
+        return True
+    if not game.rules.fill_from_talon:
+        first_dealt = len(in_stock)
+    elif on_talon:
+        first_dealt = 0
+    else:
+        first_dealt = next((k for k, t in enumerate(in_stock) if _may_lie_lowest(
+            talon, stock, t, comes, never)), len(in_stock))
+    latest = [never] * len(on_talon) + [t + 1 for t in in_stock[:first_dealt]] + [
+        never] * (len(in_stock) - first_dealt)
+    if len(chains) != len(latest):
+        return True
+    partner: dict[int, int] = {}  # base -> chain
+
+    def augment(chain: int, seen: set[int]) -> bool:
+        for base, due in enumerate(latest):
+            if chains[chain] < due and base not in seen:
+                seen.add(base)
+                if base not in partner or augment(partner[base], seen):
+                    partner[base] = chain
+                    return True
+        return False
+
+    return not all(augment(chain, set()) for chain in range(len(chains)))
+
+
+def _may_lie_lowest(talon: list[int], stock: list[int], t: int,
+                    comes: Callable[[int], list[int]], never: int) -> bool:
+    """Whether the stock base ``stock[t]`` could be dealt as the talon's lowest base and
+    still be among the last cards of a won game (:func:`_last_cards_impossible`)."""
+    piles = [[b, b + 3, b + 6, b + 9] for b in range(48) if b % 12 < 3 for _ in range(2)]
+    segment = stock[:t]
+    for f, card in enumerate(talon):
+        pile = next((q for q in piles if len(q) > 1 and q[-1] == card), None)
+        if pile is None:
+            # this card must leave first, with all above it: not before a copy of the
+            # card each of them goes on can be a top
+            leaves = max(min(comes(c - 3), default=never) for c in talon[f:])
+            if leaves >= t + 1:
+                return False
+            segment = stock[leaves:t]
+            break
+        pile.pop()
+    base = stock[t]
+    for pile in piles:
+        if pile[0] == base:
+            wanted = iter(segment)
+            if all(any(c == card for c in wanted) for card in reversed(pile[1:])):
+                return True
+    return False
 
 
 def _relaxation_has_no_win(game: Game, max_states: int) -> bool:
