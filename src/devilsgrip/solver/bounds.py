@@ -10,6 +10,7 @@ of grid: what differs is only how the tops and bottoms are read from the grid
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, Generic
 
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
@@ -188,15 +189,141 @@ def bases_unmatched(tops: Sequence[int], bots: Sequence[int], seq: Sequence[int]
     if talon_bases and not fill_talon:
         return True  # a base on the talon never comes in
     chains.sort()
-    if _matched(chains, [k - p + 1 for k in stock_bases], talon_bases):
-        return False  # even with every stock base filled from the stock
+    times = [k - p + 1 for k in stock_bases]
+    every = _matched(chains, times, talon_bases)  # with every stock base filled from the stock
     if not fill_talon:
-        return True  # and so they are
-    # from the first that may be dealt on, any stock base may wait on the talon; with a
-    # base on it already, every one
-    dealt = _first_dealable(tops, seq, p, first, on_talon, stock_bases) if not talon_bases else 0
-    return not _matched(chains, [k - p + 1 for k in stock_bases[:dealt]],
-                        talon_bases + len(stock_bases) - dealt)
+        dealt = len(stock_bases)  # and so they are
+    elif talon_bases:
+        dealt = 0  # the talon's lowest base is there already: any stock base may wait on it
+    else:
+        # from the first that may be dealt on, any stock base may wait on the talon
+        dealt = _first_dealable(tops, seq, p, first, on_talon, stock_bases)
+    if not every and (dealt == len(stock_bases) or not _matched(
+            chains, times[:dealt], talon_bases + len(stock_bases) - dealt)):
+        return True
+    if not dealt:
+        return False
+    # the fills between the bases that fill from the stock
+    waits = [0] * times[dealt - 1]  # waits[t]: when the pile s_t fills may be emptied again
+    for k in range(p, stock_bases[dealt - 1]):
+        prev = PREV[seq[k]]
+        t = k - p + 1
+        if prev >= 0:
+            got = 0 if tops[prev] or on_talon[prev] else first[prev]
+            waits[t] = got if got > t else t
+    # many positions of a search share these (a small share of them differ)
+    return _fills_keep_pace(tuple(chains), tuple(times[:dealt]), tuple(waits),
+                            ALIGNMENT_STEPS) is False
+
+
+ALIGNMENT_STEPS: Final = 400
+"""Schedules of fills :func:`_fills_keep_pace` may try before it gives up (saying
+nothing)."""
+
+
+class _Unsettled(Exception):
+    """:func:`_fills_keep_pace` ran out of steps."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _fills_keep_pace(chains: tuple[int, ...], times: tuple[int, ...], waits: tuple[int, ...],
+                     max_steps: int) -> bool | None:
+    """For :func:`bases_unmatched`: whether the stock bases at ``times``, each filled from
+    the stock, and the fills of other cards that bring the stock's top to each of them,
+    can all have a chain emptied in time (``chains``: the chains' times, sorted).
+
+    Between a base filled at time ``q`` and the next at ``i``, the ``g = i - q - 1``
+    cards between are consumed by deals of three and fills of one, so by ``g mod 3``
+    fills, or three more, and so on.  A fill of ``s_t`` needs a chain with ``e < t``, and
+    that chain's bottom is then ``s_t``: it may be emptied again only once ``t`` has
+    passed and a copy of the card ``s_t`` goes on can be a top (``waits[t]``).  Every
+    way of placing the fills in such a stretch starts with the fills of a way that has
+    only ``g mod 3`` of them (before the first fill only deals; between the first and the
+    second too), and more fills only ask for more chains, so those ways are all that is
+    tried.  Chains with ``e`` past are all alike; one whose time has come goes to each
+    base.  A way whose fills each leave their chain ready at once changes nothing
+    further on, so when it works no other is needed.  None (nothing known) after
+    ``max_steps`` schedules.
+    """
+    failed: set[tuple[int, tuple[int, ...]]] = set()
+    steps = [max_steps]
+
+    def fill(state: list[int], t: int) -> bool:
+        if state[0] >= t:
+            return False  # no chain can be emptied yet
+        state[0] = waits[t]
+        state.sort()
+        return True
+
+    def go(idx: int, state: tuple[int, ...]) -> bool:
+        if idx == len(times):
+            return not state or state[-1] < NEVER
+        if (idx, state) in failed:
+            return False
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise _Unsettled
+        q = times[idx - 1] if idx else 0
+        i = times[idx]
+        deals, spare = divmod(i - q - 1, 3)
+        # a way whose fills leave their chain ready at once needs only a chain ready by
+        # its first fill, and then leaves every chain as ready as any way can
+        first = i if spare == 0 else _latest_ready_start(q, deals, spare, waits)
+        if first and state[0] < first:
+            return go(idx + 1, tuple(0 if e <= i else e for e in state[1:])) or _fail(idx, state)
+        if spare == 0:
+            ways: list[tuple[int, ...]] = []
+        elif spare == 1:
+            ways = [(q + 3 * a + 1,) for a in range(deals + 1)]
+        else:
+            ways = [(q + 3 * a + 1, q + 3 * (a + b) + 2)
+                    for a in range(deals + 1) for b in range(deals + 1 - a)]
+        for way in ways:
+            st = list(state)
+            if not all(fill(st, t) for t in way) or st[0] >= i:
+                continue
+            if go(idx + 1, tuple(0 if e <= i else e for e in st[1:])):
+                return True
+        return _fail(idx, state)
+
+    def _fail(idx: int, state: tuple[int, ...]) -> bool:
+        failed.add((idx, state))
+        return False
+
+    # as long as a way that leaves its chains ready works, it is taken at once
+    state = list(chains)
+    idx = 0
+    q = 0
+    while idx < len(times):
+        i = times[idx]
+        deals, spare = divmod(i - q - 1, 3)
+        start = i if spare == 0 else _latest_ready_start(q, deals, spare, waits)
+        if not start or state[0] >= start:
+            break
+        del state[0]
+        q = i
+        idx += 1
+    else:
+        return not state or state[-1] < NEVER
+    try:
+        return go(idx, tuple(0 if e <= q else e for e in state))
+    except _Unsettled:
+        return None
+
+
+def _latest_ready_start(q: int, deals: int, spare: int, waits: Sequence[int]) -> int:
+    """For :func:`_fills_keep_pace`: the latest first fill of a way through the stretch
+    after time ``q`` (``deals`` deals and ``spare`` fills, 1 or 2) whose every fill leaves
+    its chain ready at once; 0 when there is none."""
+    second = spare == 1  # a ready second fill at or after the first's place
+    for a in range(deals, -1, -1):
+        if not second:
+            t2 = q + 3 * a + 2
+            second = waits[t2] == t2
+        t = q + 3 * a + 1
+        if second and waits[t] == t:
+            return t
+    return 0
 
 
 def _matched(chains: list[int], times: list[int], late: int) -> bool:

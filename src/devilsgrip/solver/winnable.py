@@ -492,7 +492,7 @@ def check_certificate(game: Game, cert: LossCertificate, *,
         return (game.rules.fill_from_talon and cert.card < 0
                 and _last_cards_impossible(list(game.talon), cert.blocker))
     if cert.reason == BASES_UNMATCHED:
-        return cert.card < 0 and cert.blocker < 0 and _no_pile_for_every_base(game)
+        return cert.card < 0 and cert.blocker < 0 and _no_pile_for_every_base(game, max_states)
     if game.rules.fill_from_talon:
         return False
     talon = list(game.talon)
@@ -528,7 +528,7 @@ def _last_cards_impossible(talon: list[int], base: int) -> bool:
     return [base] not in piles
 
 
-def _no_pile_for_every_base(game: Game) -> bool:
+def _no_pile_for_every_base(game: Game, max_states: int = 2_000_000) -> bool:
     """Whether the bases outside cannot each have a pile emptied for them in time, worked
     out again from the position: won piles laid out as lists of cards, and a matching
     looked for by augmenting paths (the argument is
@@ -575,7 +575,49 @@ def _no_pile_for_every_base(game: Game) -> bool:
                     return True
         return False
 
-    return not all(augment(chain, set()) for chain in range(len(chains)))
+    if not all(augment(chain, set()) for chain in range(len(chains))):
+        return True
+    return not _stock_fills_possible(chains, stock, [t + 1 for t in in_stock[:first_dealt]],
+                                     comes, never, max_states)
+
+
+def _stock_fills_possible(chains: list[int], stock: list[int], due: list[int],
+                          comes: Callable[[int], list[int]], never: int,
+                          max_states: int) -> bool:
+    """Whether the stock can be played, a deal of three or a fill of its top card at a
+    time, so that the bases at the times ``due`` are each filled (none dealt), every fill
+    emptying a chain whose time has come, and the chains left all can start some day:
+    every such play is followed, with nothing left out (True too when they are more than
+    ``max_states``)."""
+    if not due:
+        return all(e < never for e in chains)
+    seen: set[tuple[int, int, tuple[int, ...]]] = set()
+    frontier = [(0, 0, tuple(sorted(chains)))]  # cards consumed, bases filled, chains
+    while frontier:
+        t, done, state = frontier.pop()
+        if done == len(due):
+            if all(e < never for e in state):
+                return True
+            continue
+        nexts = []
+        if all(t + k not in due for k in (1, 2, 3)) and t + 3 < due[-1]:
+            nexts.append((t + 3, done, state))  # a deal
+        card = stock[t]
+        for pick in dict.fromkeys(e for e in state if e <= t):
+            rest = list(state)
+            rest.remove(pick)
+            if t + 1 in due:
+                nexts.append((t + 1, done + 1, tuple(sorted(rest))))
+            else:
+                again = max([t + 1, min(comes(card - 3), default=never)])
+                nexts.append((t + 1, done, tuple(sorted([*rest, again]))))
+        for child in nexts:
+            if child not in seen:
+                seen.add(child)
+                if len(seen) > max_states:
+                    return True
+                frontier.append(child)
+    return False
 
 
 def _may_lie_lowest(talon: list[int], stock: list[int], t: int,
