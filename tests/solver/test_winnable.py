@@ -17,7 +17,7 @@ from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
 from devilsgrip.notation import parse_cards
 from devilsgrip.rules import Rules
-from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
+from devilsgrip.solver.bounds import NEVER, _fills_keep_pace, bases_unmatched, talon_bottom_lost
 from devilsgrip.solver.clairvoyant import new_search
 from devilsgrip.solver.portfolio import solve
 from devilsgrip.solver.winnable import (
@@ -32,6 +32,7 @@ from devilsgrip.solver.winnable import (
     LossCertificate,
     Relaxation,
     _no_pile_for_every_base,
+    _stock_fills_possible,
     _relaxation_has_no_win,
     check_certificate,
     find_certificate,
@@ -355,6 +356,27 @@ def test_no_base_left_without_a_pile_loses_no_winnable_position(
     if unmatched:
         best = optimum(game)
         assert best is None or best >= 1, game.position()
+
+
+@settings(max_examples=2000, deadline=None)
+@given(data=st.data())
+def test_the_minimal_ways_of_filling_the_stock_are_all_that_need_trying(
+    data: st.DataObject
+) -> None:
+    # the schedule of fills tried by the bound (between two bases filled from the stock
+    # only as few fills as the deals of three leave over), against every play of the
+    # stock, a deal or a fill of its top card at a time
+    n = data.draw(st.integers(2, 16), label="stock cards")
+    due = sorted(data.draw(st.sets(st.integers(1, n), min_size=1, max_size=4), label="bases"))
+    time = st.one_of(st.integers(0, n), st.just(NEVER))
+    chains = data.draw(st.lists(time, min_size=len(due), max_size=len(due) + 2), label="chains")
+    # avail[t]: when a card the stock's t-th card goes on can first be a top
+    avail = [0, *data.draw(st.lists(time, min_size=n, max_size=n), label="avail")]
+    waits = [0] + [max(t, avail[t]) for t in range(1, due[-1])]
+    fast = _fills_keep_pace(tuple(sorted(chains)), tuple(due), tuple(waits), 10**6)
+    stock = [t + 4 for t in range(n)]  # the t-th card goes on card t (so comes from avail)
+    every = _stock_fills_possible(chains, stock, due, lambda c: [avail[c]], NEVER, 10**7)
+    assert fast is every
 
 
 def _bases_waiting_for_their_piles(stock: str) -> Game:
