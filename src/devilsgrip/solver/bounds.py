@@ -151,6 +151,11 @@ def bases_unmatched(tops: Sequence[int], bots: Sequence[int], seq: Sequence[int]
     * The chains can be matched to the bases, each chain's ``e`` before its base's
       latest time, only if (Hall's theorem, for these nested choices) the ``k``-th
       smallest ``e`` is below the ``k``-th smallest latest time, for every ``k``.
+    * The bases that must fill from the stock must also keep pace: the stock cards
+      between two of them are consumed by deals of three and fills of one, none of
+      which may take a base along, so some of them are filled too, each into a chain
+      whose time has come, which then waits for a copy of the card its new bottom
+      goes on (:func:`_fills_keep_pace`, with its argument).
 
     The grid plays its part only through its tops and bottoms.
     """
