@@ -35,11 +35,20 @@ turns still find most of the better lines there are.
 What the scan leaves (it stops at the first position its time does not settle)
 is halved into stretches of one value; the time left then goes to proving the
 positions where the value rises, the latest first.
+
+Where no redeal is left (all of a ``single-pass`` or ``literal`` game), the
+win search (:func:`~devilsgrip.solver.winnable.prove_winnable`) goes first:
+whether a position can still be won only changes once along a game (a
+position before one that can be won can play the move to it), so halving
+between a position won and one lost finds the move that lost the win, and a
+win found carries its line.  Every position from the first one proven lost
+has at least one card left, so a line leaving one card is proven best there.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -53,7 +62,9 @@ from devilsgrip.solver import sample_game, solve
 from devilsgrip.solver.clairvoyant import shares_table
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import candidate_moves
+from devilsgrip.solver.portfolio import beside_possible
 from devilsgrip.solver.search import SharedTable, SolveResult
+from devilsgrip.solver.winnable import LOST, WON, no_redeal_left, prove_winnable
 
 SEEN_SAMPLES: Final = 8
 """Stock orders the honest player draws to judge a costly move."""
@@ -72,6 +83,13 @@ HALVING_SHARE: Final = 0.8
 """The share of the search time (the backward scan's included) before which halving
 what the scan left into stretches of one value ends; the rest is spent proving the
 positions where the value rises."""
+WIN_SHARE: Final = 0.5
+"""The share of the search time the win search may take, where no redeal is left, to
+find the move that lost the win, on a machine with one core (it stops sooner when it
+has found it, or when the deal is left open); with two or more it runs beside the
+review's searches until the halving ends."""
+BESIDE_GRACE: Final = 0.5
+"""Seconds past the end of the halving the win search beside the review is waited for."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -110,6 +128,9 @@ class Review:
     start_proven: bool
     moves: list[MoveReview] = field(default_factory=list)
     first_lost_win: int | None = None
+    first_lost_win_proven: bool = False
+    """Whether the position after move ``first_lost_win`` is proven to have no win (by its
+    value, or by the win search, where its value may still be only the best line found)."""
     seconds: float = 0.0
 
     @property
@@ -128,10 +149,15 @@ class Review:
             "start": {"best": self.start_best, "proven": self.start_proven},
             "moves": [m.to_dict() for m in self.moves],
             "first_lost_win": self.first_lost_win,
+            "first_lost_win_proven": self.first_lost_win_proven,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Review:
+        lost = data.get("first_lost_win")
+        kept = data.get("first_lost_win_proven")
+        if kept is None:  # a review kept before the field: its value told
+            kept = lost is not None and bool(data["moves"][lost - 1]["proven"])
         return cls(
             rules=str(data["rules"]),
             final_score=int(data["final_score"]),
@@ -140,7 +166,8 @@ class Review:
             moves=[MoveReview(int(m["n"]), str(m["move"]), int(m["best"]), bool(m["proven"]),
                               int(m["cost"]), m.get("better"), m.get("seen"))
                    for m in data["moves"]],
-            first_lost_win=data.get("first_lost_win"),
+            first_lost_win=lost,
+            first_lost_win_proven=bool(kept),
         )
 
 
@@ -205,6 +232,15 @@ def review_game(
     if last.is_won() or last.is_over():
         points[n] = _Point(last.score, True, [])  # nothing can change the end any more
     solved = 0
+    # positions from ``lost_from`` on are proven to have no win: their best is at least 1
+    lost_from: int | None = None
+
+    def known_point(i: int, result: SolveResult) -> _Point:
+        """What a solve of position ``i`` tells (a line of one card is the best where
+        the position was proven lost)."""
+        floor = 1 if lost_from is not None and i >= lost_from else 0
+        return _Point(result.score, bool(result.proven) or result.score <= floor,
+                      list(result.moves))
 
     def later_line(i: int) -> list[Move] | None:
         """The moves played from position ``i`` to the next position with a known
@@ -232,15 +268,42 @@ def review_game(
         if points[i] is None:
             left = (halving_until - time.monotonic()) / max(1, share)
             result = search(i, left, later_line(i))
-            points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+            points[i] = known_point(i, result)
             if sketch is not None:
                 sketch(_so_far(points))
-        point = points[i]
-        assert point is not None
-        j, line = i, point.line
+        follow(i)
+
+    def follow(i: int) -> int:
+        """Follow position ``i``'s line along the moves played while they agree with
+        it: those positions are known for free.  The last position reached."""
+        known = points[i]
+        assert known is not None
+        j, line = i, known.line
         while j < n and line and line[0] == played[j] and points[j + 1] is None:
-            points[j + 1] = _Point(point.best, point.proven, line[1:])
+            points[j + 1] = _Point(known.best, known.proven, line[1:])
             j, line = j + 1, line[1:]
+        return j
+
+    def take(boundary: _Boundary) -> None:
+        """What the win search found: a win (its line) and the first position lost."""
+        nonlocal lost_from
+        if boundary.line is not None:
+            points[boundary.won] = _Point(0, True, boundary.line)
+            follow(boundary.won)
+        lost_from = boundary.lost
+        if sketch is not None:
+            sketch(_so_far(points))
+
+    # where no redeal is left, the win search finds the move that lost the win: beside
+    # the review on a second core, else first, with a share of the time
+    beside: _Beside | None = None
+    if not last.is_won() and no_redeal_left(last):
+        lost_end = n if last.is_over() else None
+        if beside_possible():
+            beside = _Beside(spots, played, lost_end, halving_until - time.monotonic())
+        else:
+            take(_win_boundary(spots, played, lost_end,
+                               (search_until - began) * WIN_SHARE, past_open_deal=False))
 
     # the backward scan: the line through the next position is the one to beat, so
     # where a move cost nothing the search needs only prove it (wins cost nothing to
@@ -257,11 +320,16 @@ def review_game(
         result = search(i, min(left, BACKWARD_CAP), beat)
         # settled: proven, or a better line found (the line to beat comes back unchanged
         # when none is)
-        if not (result.proven or beat is None or list(result.moves) != beat):
+        known = known_point(i, result)
+        if not (known.proven or beat is None or known.line != beat):
             break
-        points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+        points[i] = known
         if sketch is not None:
             sketch(_so_far(points))
+
+    if beside is not None and beside.done():
+        take(beside.answer(time.monotonic()))
+        beside = None
 
     # the values never decrease along the game: an interval whose two ends are the
     # same proven value is that value all through; the others are halved
@@ -298,23 +366,142 @@ def review_game(
         # a halving search needs few solves, each one with time enough to prove
         settle(mid, min(8, 2 + len(intervals)))
         intervals.extend(((a, mid), (mid, b)))
+    if beside is not None:
+        take(beside.answer(halving_until + BESIDE_GRACE))
+    # the least each position's best can be: 1 where it was proven lost, else 0
+    floors = [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
     # what the time did not reach: the next known position, through the moves played
     for i in range(n - 1, -1, -1):
         if points[i] is None:
             later = points[i + 1]
             assert later is not None
-            points[i] = _Point(later.best, later.best == 0, [played[i], *later.line])
+            points[i] = _Point(later.best, later.best <= floors[i], [played[i], *later.line])
 
     settled = [p for p in points if p is not None]
-    _refine(spots, settled, played, search_until, table)
-    _make_consistent(settled, played)
-    review = _assemble(game, settled, played)
+    _refine(spots, settled, played, search_until, table, floors)
+    _make_consistent(settled, played, floors)
+    review = _assemble(game, settled, played, lost_from)
     if judging:
         review = _judge(review, spots, played, deadline, seed)
     review.seconds = time.monotonic() - began
     if progress is not None:
         progress(steps, steps)
     return review
+
+
+@dataclass(frozen=True)
+class _Boundary:
+    """What the win search found along a game: the latest position ``won`` it proved can
+    be won (-1 when none) with a winning ``line`` from there (None when none), and the
+    earliest position ``lost`` it proved cannot (None when none)."""
+
+    won: int
+    line: list[Move] | None
+    lost: int | None
+
+
+NO_BOUNDARY: Final = _Boundary(-1, None, None)
+
+
+def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
+                  budget: float, *, past_open_deal: bool) -> _Boundary:
+    """Halve, with the win search, between the latest position known won and the
+    earliest known lost, within ``budget`` seconds (``lost_end``: the end of a game over
+    with cards out, known lost).
+
+    Whether a position can be won changes once along a game at most: the position
+    before one that can be won can play the move to it.  The deal goes first, with
+    half the time: most one-pass deals cannot be won at all, and a deal that can is the
+    hardest position of its game to win.  ``past_open_deal``: go on halving when the
+    deal is left open (a win found later shows the deal could be won too).
+    """
+    until = time.monotonic() + budget
+    n = len(played)
+    total = n + 1
+    first = next((k for k in range(total) if no_redeal_left(spots[k])), None)
+    if first is None:
+        return NO_BOUNDARY
+    won, line = first - 1, None
+    lost = total if lost_end is None else lost_end
+    tried: dict[int, float] = {}  # the positions the win search left open: its time
+    hardest = 0.0  # the longest a win search that settled its position took
+    while lost - won > 1:
+        left = until - time.monotonic()
+        if left < LEAST_SOLVE:
+            break
+        todo = [k for k in range(won + 1, lost) if k not in tried]
+        if won < first and first not in tried:
+            i, share = first, left / 2
+        elif won < first and not past_open_deal:
+            break
+        elif todo:
+            # halving: a share of the time for each halving still to come, and at least
+            # twice what the hardest position settled so far took
+            i = min(todo, key=lambda k: (abs(2 * k - won - lost), k))
+            halvings = max(1, math.ceil(math.log2(lost - won)))
+            share = min(left, max(left / halvings, 2 * hardest))
+        else:
+            # all between were left open: the one given least, with all the time left
+            i = min(tried, key=lambda k: (tried[k], abs(2 * k - won - lost)))
+            if left < 2 * tried[i]:
+                break
+            share = left
+        answer = prove_winnable(spots[i], time_limit=max(LEAST_SOLVE, share))
+        if answer.outcome == WON:
+            # the line, followed along the moves played while they agree with it
+            won, line = i, list(answer.moves)
+            while won < n and line and line[0] == played[won]:
+                won, line = won + 1, line[1:]
+        elif answer.outcome == LOST:
+            lost = i
+        else:
+            tried[i] = share
+            continue
+        hardest = max(hardest, answer.seconds)
+        tried = {k: t for k, t in tried.items() if won < k < lost}
+    return _Boundary(won, line, lost if lost < total else None)
+
+
+class _Beside:
+    """:func:`_win_boundary` in a process of its own, beside the review's searches."""
+
+    def __init__(self, spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
+                 budget: float) -> None:
+        context = multiprocessing.get_context("spawn")  # no fork of a program's threads
+        self._answers: multiprocessing.SimpleQueue[_Boundary | None] = context.SimpleQueue()
+        self._worker = context.Process(
+            target=_boundary_worker,
+            args=([g.copy() for g in spots], list(played), lost_end, budget, self._answers),
+            daemon=True)
+        self._worker.start()
+
+    def done(self) -> bool:
+        return not self._answers.empty() or not self._worker.is_alive()
+
+    def answer(self, until: float) -> _Boundary:
+        """Its answer, waited for until ``until`` (monotonic time); nothing found when
+        it failed or took longer."""
+        try:
+            while self._answers.empty() and self._worker.is_alive() \
+                    and time.monotonic() < until:
+                self._worker.join(0.02)
+            found = self._answers.get() if not self._answers.empty() else None
+        finally:
+            if self._worker.is_alive():
+                self._worker.terminate()
+            self._worker.join()
+            self._answers.close()
+        return found if found is not None else NO_BOUNDARY
+
+
+def _boundary_worker(spots: list[Game], played: list[Move], lost_end: int | None,
+                     budget: float, answers: multiprocessing.SimpleQueue[_Boundary | None],
+                     ) -> None:
+    try:
+        answers.put(_win_boundary(spots, played, lost_end, budget, past_open_deal=True))
+    except Exception:
+        answers.put(None)
+        raise
 
 
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
@@ -334,7 +521,8 @@ def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
 
 
 def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
-            until: float, table: SharedTable | None = None) -> None:
+            until: float, table: SharedTable | None = None,
+            floors: Sequence[int] | None = None) -> None:
     """Solve again, with the time left, the unproven positions where the value rises
     (where the cards are lost), each looking only for a line better than the one
     known there, with a fair share of the time.
@@ -344,11 +532,13 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
     so what its search proves lies in the searches of the earlier rises, and with
     the scores to beat only falling towards the start of the game every bound it
     stores stays good for them.  A search the time stopped is tried again while
-    time is left, going on from what the shared table kept.
+    time is left, going on from what the shared table kept.  ``floors``: the least
+    each position's best is proven to be (a line reaching it is the best).
     """
+    floors = floors if floors is not None else [0] * len(points)
     failed: set[int] = set()
     while True:
-        _make_consistent(points, played)
+        _make_consistent(points, played, floors)
         rises = sorted(
             (i for i in range(1, len(points)) if not points[i].proven
              and points[i].best > points[i - 1].best),
@@ -362,19 +552,23 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
         result = solve(spots[i], time_limit=max(LEAST_SOLVE, share),
                        incumbent=points[i].line, table=table, playouts=False)
         if result.proven or result.score < points[i].best:
-            points[i] = _Point(result.score, bool(result.proven), list(result.moves))
+            points[i] = _Point(result.score, bool(result.proven) or result.score <= floors[i],
+                               list(result.moves))
         if not points[i].proven:
             if i in failed:
                 return  # it had the whole time left, and that did not suffice
             failed.add(i)
 
 
-def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
+def _make_consistent(points: list[_Point], played: Sequence[Move],
+                     floors: Sequence[int] | None = None) -> None:
     """No value after a move is better than before it; an earlier value too high is
     lowered to a later one (its line: the played moves, then the later line).  A line
     that begins with the move played reaches its value after that move too, so a later
     value above it is lowered to it (a move on the best line costs nothing).  A value is
-    at least the one before it, so a line reaching a proven earlier value is proven."""
+    at least the one before it, so a line reaching a proven earlier value is proven.
+    ``floors``: the least each value is proven to be; a value at its floor is proven."""
+    floors = floors if floors is not None else [0] * len(points)
     for i in range(len(points) - 1):
         line = points[i].line
         if line and line[0] == played[i] and points[i + 1].best > points[i].best:
@@ -382,11 +576,11 @@ def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
     for i in range(len(points) - 2, -1, -1):
         later = points[i + 1]
         if later.best < points[i].best:
-            # reachable by playing the next move: an upper bound, proven only at 0
-            points[i] = _Point(later.best, later.best == 0, [played[i], *later.line])
+            # reachable by playing the next move: an upper bound, proven only at its floor
+            points[i] = _Point(later.best, later.best <= floors[i], [played[i], *later.line])
     for i, point in enumerate(points):
-        if point.best == 0 and not point.proven:
-            points[i] = _Point(0, True, point.line)  # nothing beats a win
+        if point.best <= floors[i] and not point.proven:
+            points[i] = _Point(point.best, True, point.line)  # nothing beats a win
     for i in range(1, len(points)):
         # a value is at least the one before it: a line found that reaches a proven
         # earlier value is the best there too
@@ -398,7 +592,8 @@ def _make_consistent(points: list[_Point], played: Sequence[Move]) -> None:
             raise AssertionError("a review's values decreased")
 
 
-def _assemble(game: Game, points: list[_Point], played: Sequence[Move]) -> Review:
+def _assemble(game: Game, points: list[_Point], played: Sequence[Move],
+              lost_from: int | None = None) -> Review:
     review = Review(rules=str(game.rules), final_score=game.score,
                     start_best=points[0].best, start_proven=points[0].proven)
     for i, move in enumerate(played, start=1):
@@ -410,8 +605,10 @@ def _assemble(game: Game, points: list[_Point], played: Sequence[Move]) -> Revie
         review.moves.append(MoveReview(i, move.text(), points[i].best, points[i].proven,
                                        cost, better, None))
     if not game.is_won() and points[0].best == 0:
-        review.first_lost_win = next(
+        review.first_lost_win = lost = next(
             (m.n for m in review.moves if m.best > 0), None)
+        review.first_lost_win_proven = lost is not None and (
+            review.moves[lost - 1].proven or (lost_from is not None and lost_from <= lost))
     return review
 
 

@@ -832,12 +832,14 @@ def say_review(review: Review, game: Game, words: Words) -> str:
         n = review.first_lost_win
         played, better = told.get(n, ("", ""))
         after = review.moves[n - 1]
-        if after.proven:
+        if review.first_lost_win_proven:
             opening = w.gettext("Winnable until move {n}.")
             lost = (w.gettext("{played} left the win behind: {better} kept it") if better
                     else w.gettext("{played} left the win behind"))
-            ending = w.gettext("After that the best possible was {best}; the game ended at "
-                               "{final}.")
+            ending = (w.gettext("After that the best possible was {best}; the game ended at "
+                                "{final}.") if after.proven
+                      else w.gettext("After that the best line found left {best}; the game "
+                                     "ended at {final}."))
         else:
             # no win was found after the move, and none was proven impossible: say so
             opening = w.gettext("Winnable at least until move {n}.")

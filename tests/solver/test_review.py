@@ -82,6 +82,43 @@ def test_every_better_move_replays_to_the_claimed_best(rules: str) -> None:
         assert found.score <= claimed or not found.proven
 
 
+@pytest.mark.parametrize("beside", [True, False], ids=["beside", "one-core"])
+def test_a_one_pass_game_lost_its_win_where_the_win_search_says(
+        beside: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 87 can be won in one pass; greedy loses it.  The review halves with the win
+    search (in a process beside the review, or first on a machine with one core): the
+    position before the lost move can still be won with the better move, and the one
+    after it cannot where the review says so (it is proven)."""
+    import devilsgrip.review
+    from devilsgrip.solver.winnable import LOST, WON, prove_winnable
+
+    monkeypatch.setattr(devilsgrip.review, "beside_possible", lambda: beside)
+    game = play_game(Game(87, rules="single-pass"), "greedy")
+    assert game.is_over() and game.score > 0
+    review = review_game(game, time_limit=12, judge=False)
+    _consistent(review, game)
+    assert review.start_best == 0 and review.start_proven
+    assert review.first_lost_win is not None
+    lost = review.moves[review.first_lost_win - 1]
+    assert lost.cost > 0 and lost.better is not None and lost.best >= 1
+    assert all(m.best == 0 and m.proven for m in review.moves[:lost.n - 1])
+    spots = positions(game)
+    if review.first_lost_win_proven:
+        assert prove_winnable(spots[lost.n], time_limit=30).outcome == LOST
+    before = spots[lost.n - 1]
+    before.push(Move.from_text(lost.better))
+    assert prove_winnable(before, time_limit=30).outcome == WON
+
+
+def test_a_line_of_one_card_is_the_best_where_no_win_is_left() -> None:
+    from devilsgrip.review import _make_consistent, _Point
+
+    d = Move.from_text("d")
+    points = [_Point(3, False, [d, d]), _Point(1, False, [d]), _Point(1, True, [])]
+    _make_consistent(points, [d, d], floors=[0, 1, 1])
+    assert [(p.best, p.proven) for p in points] == [(1, False), (1, True), (1, True)]
+
+
 def test_a_move_on_the_line_found_costs_nothing() -> None:
     """Where values are not proven, a later solve may find less than the line before it
     through the move played: that line bounds the value after the move."""
@@ -187,14 +224,17 @@ def test_autoplay_piped_into_review(tmp_path: Path, capsys: pytest.CaptureFixtur
     record.write_text(out.out, encoding="utf-8")
     assert main(["review", str(record), "--json", "--time-limit", "10"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"rules", "final_score", "start", "moves", "first_lost_win"}
+    assert set(data) == {"rules", "final_score", "start", "moves", "first_lost_win",
+                         "first_lost_win_proven"}
     assert set(data["start"]) == {"best", "proven"}
     assert set(data["moves"][0]) == {"n", "move", "best", "proven", "cost", "better", "seen"}
     assert data["first_lost_win"] is not None
     assert main(["review", str(record), "--time-limit", "10"]) == 0
     text = capsys.readouterr().out
     lost = data["moves"][data["first_lost_win"] - 1]
-    told = "Winnable until move" if lost["proven"] else "Winnable at least until move"
+    assert not lost["proven"] or data["first_lost_win_proven"]
+    told = ("Winnable until move" if data["first_lost_win_proven"]
+            else "Winnable at least until move")
     assert text.startswith(f"{told} {data['first_lost_win']}.")
     assert "Moves that cost cards:" in text
 

@@ -258,8 +258,10 @@ def test_moves_as_arrows_and_costly_moves_in_words() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
-    """The story says "winnable until move n" only when the value after move n is proven:
-    when no win was found after it but none was proven impossible, it says that."""
+    """The story says "winnable until move n" only when no win is proven left after move
+    n; when no win was found after it but none was proven impossible, it says that.  A
+    loss proven by the win search, with the value after it only the best line found,
+    says both."""
     from devilsgrip.review import MoveReview, Review
 
     game = Game(1)
@@ -269,17 +271,21 @@ def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
     better = next(m for m in before.generate_moves() if m.text() != "d")
     words = Words(lang)
     stories = {}
-    for proven in (True, False):
+    for value, lost in ((True, True), (False, True), (False, False)):
         review = Review("classic", game.score, 0, True, [
             MoveReview(1, "d", 0, True, 0, None, None),
-            MoveReview(2, "d", 3, proven, 3, better.text(), "hindsight")], first_lost_win=2)
-        stories[proven] = table.say_review(review, game, words)
-    known, unknown = stories[True], stories[False]
-    assert known != unknown
-    for text in (known, unknown):
+            MoveReview(2, "d", 3, value, 3, better.text(), "hindsight")], first_lost_win=2,
+            first_lost_win_proven=lost)
+        stories[value, lost] = table.say_review(review, game, words)
+    known, searched, unknown = stories[True, True], stories[False, True], stories[False, False]
+    assert len({known, searched, unknown}) == 3
+    for text in (known, searched, unknown):
         assert a_sentence(text) and not NOTATION.search(text) and "2" in text and "3" in text
     if lang == "en":
         assert known.startswith("Winnable until move 2. ")
+        assert "the best possible was 3" in known
+        assert searched.startswith("Winnable until move 2. ")
+        assert "left the win behind" in searched and "the best line found left 3" in searched
         assert unknown.startswith("Winnable at least until move 2. After dealing ")
         assert "could not prove there was none" in unknown
         assert "the best line found left 3" in unknown and "not proven" in unknown

@@ -42,7 +42,8 @@ JOIN_GRACE: Final = 5.0
 """Seconds past the time limit the win search's process is waited for (its start-up)."""
 
 
-def _beside_possible() -> bool:
+def beside_possible() -> bool:
+    """Whether a search can run beside another on a core of its own."""
     return (os.cpu_count() or 1) >= 2
 
 
@@ -71,7 +72,7 @@ def solve(
             return result
         win = prove_winnable(game, time_limit=time_limit, max_nodes=max_nodes)
         return _combine(game, result, win, start)
-    if not (asks and _beside_possible()):
+    if not (asks and beside_possible()):
         return core.solve(game, time_limit=time_limit, max_nodes=max_nodes,
                           tt_entries=tt_entries)
     context = multiprocessing.get_context("spawn")  # no fork of a program's threads
