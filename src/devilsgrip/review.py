@@ -47,6 +47,7 @@ has at least one card left, so a line leaving one card is proven best there.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import random
@@ -300,8 +301,11 @@ def review_game(
     if not last.is_won() and no_redeal_left(last):
         lost_end = n if last.is_over() else None
         if beside_possible():
-            beside = _Beside(spots, played, lost_end, halving_until - time.monotonic())
-        else:
+            # (a worker that ends early, or fails, answers that it found nothing; the
+            # review does not wait for it past the halving)
+            with contextlib.suppress(OSError):  # no process to be had: search first
+                beside = _Beside(spots, played, lost_end, halving_until - time.monotonic())
+        if beside is None:
             take(_win_boundary(spots, played, lost_end,
                                (search_until - began) * WIN_SHARE, past_open_deal=False))
 
