@@ -47,9 +47,7 @@ has at least one card left, so a line leaving one card is proven best there.
 
 from __future__ import annotations
 
-import contextlib
 import math
-import multiprocessing
 import random
 import statistics
 import time
@@ -63,7 +61,7 @@ from devilsgrip.solver import sample_game, solve
 from devilsgrip.solver.clairvoyant import shares_table
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import candidate_moves
-from devilsgrip.solver.portfolio import beside_possible
+from devilsgrip.solver.portfolio import Beside
 from devilsgrip.solver.search import SharedTable, SolveResult
 from devilsgrip.solver.winnable import LOST, WON, no_redeal_left, prove_winnable
 
@@ -297,15 +295,15 @@ def review_game(
 
     # where no redeal is left, the win search finds the move that lost the win: beside
     # the review on a second core, else first, with a share of the time
-    beside: _Beside | None = None
+    beside: Beside[_Boundary] | None = None
     if not last.is_won() and no_redeal_left(last):
         lost_end = n if last.is_over() else None
-        if beside_possible():
-            # (a worker that ends early, or fails, answers that it found nothing; the
-            # review does not wait for it past the halving)
-            with contextlib.suppress(OSError):  # no process to be had: search first
-                beside = _Beside(spots, played, lost_end, halving_until - time.monotonic())
-        if beside is None:
+        # (a process beside that fails answers that it found nothing; the review does
+        # not wait for it past the halving)
+        beside = Beside(_boundary_beside, [g.copy() for g in spots], list(played), lost_end,
+                        halving_until - time.monotonic())
+        if not beside.started:  # one core, or no process to be had
+            beside = None
             take(_win_boundary(spots, played, lost_end,
                                (search_until - began) * WIN_SHARE, past_open_deal=False))
 
@@ -332,7 +330,7 @@ def review_game(
             sketch(_so_far(points))
 
     if beside is not None and beside.done():
-        take(beside.answer(time.monotonic()))
+        take(beside.answer(0.0) or NO_BOUNDARY)
         beside = None
 
     # the values never decrease along the game: an interval whose two ends are the
@@ -371,7 +369,7 @@ def review_game(
         settle(mid, min(8, 2 + len(intervals)))
         intervals.extend(((a, mid), (mid, b)))
     if beside is not None:
-        take(beside.answer(halving_until + BESIDE_GRACE))
+        take(beside.answer(halving_until + BESIDE_GRACE - time.monotonic()) or NO_BOUNDARY)
     # the least each position's best can be: 1 where it was proven lost, else 0
     floors = [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
     # what the time did not reach: the next known position, through the moves played
@@ -466,46 +464,10 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
     return _Boundary(won, line, lost if lost < total else None)
 
 
-class _Beside:
-    """:func:`_win_boundary` in a process of its own, beside the review's searches."""
-
-    def __init__(self, spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
-                 budget: float) -> None:
-        context = multiprocessing.get_context("spawn")  # no fork of a program's threads
-        self._answers: multiprocessing.SimpleQueue[_Boundary | None] = context.SimpleQueue()
-        self._worker = context.Process(
-            target=_boundary_worker,
-            args=([g.copy() for g in spots], list(played), lost_end, budget, self._answers),
-            daemon=True)
-        self._worker.start()
-
-    def done(self) -> bool:
-        return not self._answers.empty() or not self._worker.is_alive()
-
-    def answer(self, until: float) -> _Boundary:
-        """Its answer, waited for until ``until`` (monotonic time); nothing found when
-        it failed or took longer."""
-        try:
-            while self._answers.empty() and self._worker.is_alive() \
-                    and time.monotonic() < until:
-                self._worker.join(0.02)
-            found = self._answers.get() if not self._answers.empty() else None
-        finally:
-            if self._worker.is_alive():
-                self._worker.terminate()
-            self._worker.join()
-            self._answers.close()
-        return found if found is not None else NO_BOUNDARY
-
-
-def _boundary_worker(spots: list[Game], played: list[Move], lost_end: int | None,
-                     budget: float, answers: multiprocessing.SimpleQueue[_Boundary | None],
-                     ) -> None:
-    try:
-        answers.put(_win_boundary(spots, played, lost_end, budget, past_open_deal=True))
-    except Exception:
-        answers.put(None)
-        raise
+def _boundary_beside(spots: list[Game], played: list[Move], lost_end: int | None,
+                     budget: float) -> _Boundary:
+    """:func:`_win_boundary` in the process beside the review."""
+    return _win_boundary(spots, played, lost_end, budget, past_open_deal=True)
 
 
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:

@@ -89,10 +89,10 @@ def test_a_one_pass_game_lost_its_win_where_the_win_search_says(
     search (in a process beside the review, or first on a machine with one core): the
     position before the lost move can still be won with the better move, and the one
     after it cannot where the review says so (it is proven)."""
-    import devilsgrip.review
+    import devilsgrip.solver.portfolio
     from devilsgrip.solver.winnable import LOST, WON, prove_winnable
 
-    monkeypatch.setattr(devilsgrip.review, "beside_possible", lambda: beside)
+    monkeypatch.setattr(devilsgrip.solver.portfolio, "beside_possible", lambda: beside)
     game = play_game(Game(87, rules="single-pass"), "greedy")
     assert game.is_over() and game.score > 0
     review = review_game(game, time_limit=12, judge=False)

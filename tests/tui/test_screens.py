@@ -399,3 +399,34 @@ def test_the_game_screen_asks_the_application_by_messages() -> None:
 
     source = Path(module.__file__).read_text(encoding="utf-8")
     assert "self.app." not in source  # dialogs, workers' results: messages up
+
+
+def test_a_failing_review_or_best_line_is_reported_as_such(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not as a hint: each says what could not be worked out, and the game stays."""
+    from devilsgrip import solver, table
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(table, "review_session", broken)
+    monkeypatch.setattr(solver, "solve", broken)
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = game_screen(app)
+            screen.session.play("d")
+            screen.session.give_up()
+            screen.show_review()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.status == "The review could not be worked out this time."
+            screen.show_best_line()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert screen.status == "The best line could not be worked out this time."
+            assert screen.session.game.moves_played == 1
+
+    asyncio.run(scenario())

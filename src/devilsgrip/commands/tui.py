@@ -33,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
     elif args.deck is not None:
         Game(deck=args.deck, rules=rules)
     store, problem = open_store(db_path(args))
+    from devilsgrip.solver.portfolio import prepare_beside
     from devilsgrip.tui.app import DevilsGripApp
+
+    prepare_beside()  # the screen takes the standard streams a search beside needs
 
     app = DevilsGripApp(store, number=args.game, deck=args.deck, rules=rules,
                         store_error=problem)

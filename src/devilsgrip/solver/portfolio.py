@@ -19,11 +19,14 @@ on average against 13.7 for the optimizing search alone).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.process
 import os
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final, Generic, TypeVar
 
 from devilsgrip.game import Game
 from devilsgrip.solver import clairvoyant as core
@@ -75,39 +78,106 @@ def solve(
     if not (asks and beside_possible()):
         return core.solve(game, time_limit=time_limit, max_nodes=max_nodes,
                           tt_entries=tt_entries)
-    context = multiprocessing.get_context("spawn")  # no fork of a program's threads
-    answers: multiprocessing.SimpleQueue[WinResult | None] = context.SimpleQueue()
-    worker = context.Process(target=_win_search, args=(game.copy(), time_limit, answers),
-                             daemon=True)
-    worker.start()
+    beside = Beside(_win_search, game.copy(), time_limit)
     try:
         result = core.solve(game, time_limit=time_limit, tt_entries=tt_entries)
         if result.proven:
             return result
-        wait = None if time_limit is None else start + time_limit + JOIN_GRACE
-        while answers.empty() and worker.is_alive():
-            if wait is not None and time.perf_counter() > wait:
-                break
-            worker.join(0.05)
-        answer = answers.get() if not answers.empty() else None
+        answer = beside.answer(None if time_limit is None
+                               else start + time_limit + JOIN_GRACE - time.perf_counter())
     finally:
-        if worker.is_alive():
-            worker.terminate()  # its answer is no longer needed
-        worker.join()
-        answers.close()
+        beside.close()
     if answer is None:  # a win search that could not run, or not in time, adds nothing
         return replace(result, seconds=time.perf_counter() - start, extra={"win": UNKNOWN})
     return _combine(game, result, answer, start)
 
 
-def _win_search(game: Game, time_limit: float | None,
-                answers: multiprocessing.SimpleQueue[WinResult | None]) -> None:
-    """The win search's process: its answer, or None when it failed."""
+def _win_search(game: Game, time_limit: float | None) -> WinResult:
+    return prove_winnable(game, time_limit=time_limit)
+
+
+T = TypeVar("T")
+
+
+class Beside(Generic[T]):
+    """``target(*args)`` run in a process of its own, beside the caller's work.
+
+    Its answer is None when it failed, took longer than it was waited for, or could
+    not start (one core, or a program whose standard streams are not files: the
+    terminal game, when :func:`prepare_beside` was not called before its screen
+    took them); the caller then has nothing from it and goes on without.
+    """
+
+    def __init__(self, target: Callable[..., T], *args: Any) -> None:
+        self._worker: multiprocessing.process.BaseProcess | None = None
+        self._answers: multiprocessing.SimpleQueue[T | None] | None = None
+        if not beside_possible():
+            return
+        context = multiprocessing.get_context("spawn")  # no fork of a program's threads
+        try:
+            self._answers = context.SimpleQueue()
+            self._worker = context.Process(target=_answer, args=(target, args, self._answers),
+                                           daemon=True)
+            self._worker.start()
+        except (OSError, ValueError):  # no process to be had
+            self.close()
+
+    @property
+    def started(self) -> bool:
+        return self._worker is not None
+
+    def done(self) -> bool:
+        """Whether its answer is in (or it ended without one)."""
+        return self._worker is None or self._answers is None or \
+            not self._answers.empty() or not self._worker.is_alive()
+
+    def answer(self, wait: float | None) -> T | None:
+        """Its answer, waited for at most ``wait`` seconds (None: as long as it runs);
+        the process is ended then."""
+        found: T | None = None
+        if self._worker is not None and self._answers is not None:
+            until = None if wait is None else time.perf_counter() + wait
+            while self._answers.empty() and self._worker.is_alive():
+                if until is not None and time.perf_counter() > until:
+                    break
+                self._worker.join(0.02)
+            found = self._answers.get() if not self._answers.empty() else None
+        self.close()
+        return found
+
+    def close(self) -> None:
+        """End the process (its answer is no longer needed)."""
+        worker, answers = self._worker, self._answers
+        self._worker = self._answers = None
+        if worker is not None:
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
+        if answers is not None:
+            answers.close()
+
+
+def _answer(target: Callable[..., T], args: tuple[Any, ...],
+            answers: multiprocessing.SimpleQueue[T | None]) -> None:
+    """The process beside: its answer, or None when it failed (nothing is printed: the
+    terminal game's screen shares the terminal)."""
     try:
-        answers.put(prove_winnable(game, time_limit=time_limit))
+        found: T | None = target(*args)
     except Exception:
-        answers.put(None)
-        raise
+        found = None
+    answers.put(found)
+
+
+def prepare_beside() -> None:
+    """Start what a process beside needs from the program's standard streams (the
+    resource tracker of :mod:`multiprocessing`) while they are still the program's
+    own: a screen library that replaces them leaves none to hand on."""
+    if not beside_possible():
+        return
+    with contextlib.suppress(Exception):
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
 
 
 def _combine(game: Game, result: SolveResult, win: WinResult, start: float) -> SolveResult:

@@ -201,11 +201,13 @@ class GameScreen(Screen[None]):
             self.token = token
 
     class SearchFailed(Message):
+        """A hint, best line or review that could not be worked out (``what``)."""
+
         bubble = False
 
-        def __init__(self, token: int) -> None:
+        def __init__(self, token: int, what: str = "hint") -> None:
             super().__init__()
-            self.token = token
+            self.token, self.what = token, what
 
     class BestLineFound(Message):
         bubble = False
@@ -762,7 +764,7 @@ class GameScreen(Screen[None]):
             review = table.review_session(session, time_limit=self.solve_time,
                                           progress=progress)
         except Exception:  # a failing review must not end the game
-            self.post_message(self.SearchFailed(token))
+            self.post_message(self.SearchFailed(token, "review"))
             return
         words = Words()
         story = table.say_review(review, session.game, words)
@@ -804,7 +806,7 @@ class GameScreen(Screen[None]):
         try:
             result = solve(start, time_limit=self.solve_time)
         except Exception:  # a failing search must not end the game
-            self.post_message(self.SearchFailed(token))
+            self.post_message(self.SearchFailed(token, "best"))
             return
         self.post_message(self.BestLineFound(result.score, bool(result.proven),
                                              tuple(result.moves), token))
@@ -843,7 +845,10 @@ class GameScreen(Screen[None]):
     @on(SearchFailed)
     def _search_failed(self, message: SearchFailed) -> None:
         if message.token == self._token:
-            self.say(_("No hint this time: it could not be worked out."), error=True)
+            said = {"review": _("The review could not be worked out this time."),
+                    "best": _("The best line could not be worked out this time.")}
+            self.say(said.get(message.what,
+                              _("No hint this time: it could not be worked out.")), error=True)
 
     @on(HintFound)
     def _hint_found(self, message: HintFound) -> None:
