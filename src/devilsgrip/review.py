@@ -86,9 +86,9 @@ WIN_SHARE: Final = 0.5
 """The share of the search time the win search may take, where no redeal is left, to
 find the move that lost the win, on a machine with one core (it stops sooner when it
 has found it, or when the deal is left open); with two or more it runs beside the
-review's searches until the halving ends."""
+review's searches, for as long as they run."""
 BESIDE_GRACE: Final = 0.5
-"""Seconds past the end of the halving the win search beside the review is waited for."""
+"""Seconds past the end of the review's searches the win search beside is waited for."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -299,9 +299,9 @@ def review_game(
     if not last.is_won() and no_redeal_left(last):
         lost_end = n if last.is_over() else None
         # (a process beside that fails answers that it found nothing; the review does
-        # not wait for it past the halving)
+        # not wait for it past its searches)
         beside = Beside(_boundary_beside, [g.copy() for g in spots], list(played), lost_end,
-                        halving_until - time.monotonic())
+                        search_until - time.monotonic())
         if not beside.started:  # one core, or no process to be had
             beside = None
             take(_win_boundary(spots, played, lost_end,
@@ -368,8 +368,9 @@ def review_game(
         # a halving search needs few solves, each one with time enough to prove
         settle(mid, min(8, 2 + len(intervals)))
         intervals.extend(((a, mid), (mid, b)))
-    if beside is not None:
-        take(beside.answer(halving_until + BESIDE_GRACE - time.monotonic()) or NO_BOUNDARY)
+    if beside is not None and beside.done():
+        take(beside.answer(0.0) or NO_BOUNDARY)
+        beside = None
     # the least each position's best can be: 1 where it was proven lost, else 0
     floors = [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
     # what the time did not reach: the next known position, through the moves played
@@ -381,6 +382,14 @@ def review_game(
 
     settled = [p for p in points if p is not None]
     _refine(spots, settled, played, search_until, table, floors)
+    if beside is not None:  # the win search's last word, on what the searches found
+        boundary = beside.answer(search_until + BESIDE_GRACE - time.monotonic())
+        if boundary is not None:
+            if boundary.line is not None:
+                settled[boundary.won] = _Point(0, True, boundary.line)
+            if boundary.lost is not None:
+                lost_from = boundary.lost
+                floors = [1 if i >= boundary.lost else 0 for i in range(total)]
     _make_consistent(settled, played, floors)
     review = _assemble(game, settled, played, lost_from)
     if judging:
@@ -406,15 +415,16 @@ NO_BOUNDARY: Final = _Boundary(-1, None, None)
 
 
 def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
-                  budget: float, *, past_open_deal: bool) -> _Boundary:
+                  budget: float, *, past_open_deal: bool,
+                  deal_share: float = 0.5) -> _Boundary:
     """Halve, with the win search, between the latest position known won and the
     earliest known lost, within ``budget`` seconds (``lost_end``: the end of a game over
     with cards out, known lost).
 
     Whether a position can be won changes once along a game at most: the position
     before one that can be won can play the move to it.  The deal goes first, with
-    half the time: most one-pass deals cannot be won at all, and a deal that can is the
-    hardest position of its game to win.  ``past_open_deal``: go on halving when the
+    ``deal_share`` of the time: most one-pass deals cannot be won at all, and a deal that
+    can is the hardest position of its game to win.  ``past_open_deal``: go on halving when the
     deal is left open (a win found later shows the deal could be won too).
     """
     until = time.monotonic() + budget
@@ -433,7 +443,7 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
             break
         todo = [k for k in range(won + 1, lost) if k not in tried]
         if won < first and first not in tried:
-            i, share = first, left / 2
+            i, share = first, left * deal_share
         elif won < first and not past_open_deal:
             break
         elif todo:
@@ -466,8 +476,10 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
 
 def _boundary_beside(spots: list[Game], played: list[Move], lost_end: int | None,
                      budget: float) -> _Boundary:
-    """:func:`_win_boundary` in the process beside the review."""
-    return _win_boundary(spots, played, lost_end, budget, past_open_deal=True)
+    """:func:`_win_boundary` in the process beside the review (its time is its own: the
+    deal gets two thirds of it)."""
+    return _win_boundary(spots, played, lost_end, budget, past_open_deal=True,
+                         deal_share=2 / 3)
 
 
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
