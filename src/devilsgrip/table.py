@@ -849,6 +849,8 @@ def say_review(review: Review, game: Game, words: Words) -> str:
                                    "prove there was none"))
             ending = w.gettext("After that the best line found left {best}; the game ended "
                                "at {final}.")
+        if n == 1:  # "winnable until move 1": the deal could be won, and its first move lost it
+            opening = w.gettext("Winnable from the deal.")
         parts += [opening.format(n=n), sentence(lost.format(played=played, better=better)),
                   ending.format(best=after.best, final=final)]
     else:

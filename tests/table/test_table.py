@@ -291,6 +291,26 @@ def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
         assert "the best line found left 3" in unknown and "not proven" in unknown
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_win_lost_by_the_first_move_is_told_from_the_deal(lang: str) -> None:
+    from devilsgrip.review import MoveReview, Review
+
+    game = Game(1)
+    game.play("d")
+    better = next(m for m in Game(1).generate_moves() if m.text() != "d")
+    words = Words(lang)
+    for proven in (True, False):
+        review = Review("classic", game.score, 0, True, [
+            MoveReview(1, "d", 3, False, 3, better.text(), "hindsight")], first_lost_win=1,
+            first_lost_win_proven=proven)
+        text = table.say_review(review, game, words)
+        assert text.startswith(words.gettext("Winnable from the deal.") + " ")
+        assert a_sentence(text) and not NOTATION.search(text)
+        if lang == "en":
+            assert ("left the win behind" in text) == proven
+            assert "move 1" not in text
+
+
 def test_the_history_lists_finished_games_latest_first(tmp_path: Path) -> None:
     from devilsgrip.store import Store
 
