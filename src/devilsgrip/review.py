@@ -300,12 +300,19 @@ def review_game(
         lost_end = n if last.is_over() else None
         # (a process beside that fails answers that it found nothing; the review does
         # not wait for it past its searches)
-        beside = Beside(_boundary_beside, [g.copy() for g in spots], list(played), lost_end,
+        beside = Beside(_boundary_beside, spots, list(played), lost_end,
                         search_until - time.monotonic())
         if not beside.started:  # one core, or no process to be had
             beside = None
             take(_win_boundary(spots, played, lost_end,
                                (search_until - began) * WIN_SHARE, past_open_deal=False))
+
+    def take_if_done() -> None:
+        """What the win search beside found, when it is done."""
+        nonlocal beside
+        if beside is not None and beside.done():
+            take(beside.answer(0.0) or NO_BOUNDARY)
+            beside = None
 
     # the backward scan: the line through the next position is the one to beat, so
     # where a move cost nothing the search needs only prove it (wins cost nothing to
@@ -329,9 +336,7 @@ def review_game(
         if sketch is not None:
             sketch(_so_far(points))
 
-    if beside is not None and beside.done():
-        take(beside.answer(0.0) or NO_BOUNDARY)
-        beside = None
+    take_if_done()
 
     # the values never decrease along the game: an interval whose two ends are the
     # same proven value is that value all through; the others are halved
@@ -368,11 +373,8 @@ def review_game(
         # a halving search needs few solves, each one with time enough to prove
         settle(mid, min(8, 2 + len(intervals)))
         intervals.extend(((a, mid), (mid, b)))
-    if beside is not None and beside.done():
-        take(beside.answer(0.0) or NO_BOUNDARY)
-        beside = None
-    # the least each position's best can be: 1 where it was proven lost, else 0
-    floors = [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
+    take_if_done()
+    floors = _floors(total, lost_from)
     # what the time did not reach: the next known position, through the moves played
     for i in range(n - 1, -1, -1):
         if points[i] is None:
@@ -389,7 +391,7 @@ def review_game(
                 settled[boundary.won] = _Point(0, True, boundary.line)
             if boundary.lost is not None:
                 lost_from = boundary.lost
-                floors = [1 if i >= boundary.lost else 0 for i in range(total)]
+                floors = _floors(total, lost_from)
     _make_consistent(settled, played, floors)
     review = _assemble(game, settled, played, lost_from)
     if judging:
@@ -398,6 +400,12 @@ def review_game(
     if progress is not None:
         progress(steps, steps)
     return review
+
+
+def _floors(total: int, lost_from: int | None) -> list[int]:
+    """The least each of ``total`` positions' best can be: 1 from ``lost_from`` on (no win
+    is left there), else 0."""
+    return [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
 
 
 @dataclass(frozen=True)
@@ -558,7 +566,8 @@ def _make_consistent(points: list[_Point], played: Sequence[Move],
             points[i] = _Point(later.best, later.best <= floors[i], [played[i], *later.line])
     for i, point in enumerate(points):
         if point.best <= floors[i] and not point.proven:
-            points[i] = _Point(point.best, True, point.line)  # nothing beats a win
+            # nothing beats its floor: a win, or one card where no win is left
+            points[i] = _Point(point.best, True, point.line)
     for i in range(1, len(points)):
         # a value is at least the one before it: a line found that reaches a proven
         # earlier value is the best there too
