@@ -36,13 +36,18 @@ What the scan leaves (it stops at the first position its time does not settle)
 is halved into stretches of one value; the time left then goes to proving the
 positions where the value rises, the latest first.
 
-Where no redeal is left (all of a ``single-pass`` or ``literal`` game), the
-win search (:func:`~devilsgrip.solver.winnable.prove_winnable`) goes first:
-whether a position can still be won only changes once along a game (a
-position before one that can be won can play the move to it), so halving
-between a position won and one lost finds the move that lost the win, and a
-win found carries its line.  Every position from the first one proven lost
-has at least one card left, so a line leaving one card is proven best there.
+The win search (:func:`~devilsgrip.solver.wins.can_win`) looks for the move
+that lost the win: whether a position can still be won only changes once along
+a game (a position before one that can be won can play the move to it), so
+halving between a position won and one lost finds it, and a win found carries
+its line.  Every position from the first one proven lost has at least one card
+left, so a line leaving one card is proven best there.  On a machine with two
+cores or more it runs in a process of its own beside the review's searches,
+and its answers are taken as they come.  On one core it goes first, with a
+share of the time, where no redeal is left (all of a ``single-pass`` or
+``literal`` game): there most deals cannot be won and their deal is proven lost
+at once, where with a redeal left the review's own searches settle most games
+and need the time.
 """
 
 from __future__ import annotations
@@ -63,7 +68,8 @@ from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import candidate_moves
 from devilsgrip.solver.portfolio import Beside
 from devilsgrip.solver.search import SharedTable, SolveResult
-from devilsgrip.solver.winnable import LOST, WON, no_redeal_left, prove_winnable
+from devilsgrip.solver.winnable import LOST, WON, no_redeal_left
+from devilsgrip.solver.wins import can_win
 
 SEEN_SAMPLES: Final = 8
 """Stock orders the honest player draws to judge a costly move."""
@@ -86,9 +92,11 @@ WIN_SHARE: Final = 0.5
 """The share of the search time the win search may take, where no redeal is left, to
 find the move that lost the win, on a machine with one core (it stops sooner when it
 has found it, or when the deal is left open); with two or more it runs beside the
-review's searches, for as long as they run."""
+review's searches, for as long as they run, under any rules."""
 BESIDE_GRACE: Final = 0.5
-"""Seconds past the end of the review's searches the win search beside is waited for."""
+"""Seconds before the end of the review's searches the win search beside is to end,
+and past it that it is waited for (its halving goes on to the end of its time, and on
+a busy machine a process comes late)."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -183,9 +191,15 @@ def positions(game: Game) -> list[Game]:
     """The game at its start and after each move played (copies, no history)."""
     start = game.copy()
     start.restart()
+    return _walk(Game.from_position(start.position()), game.move_stack)
+
+
+def _walk(start: Game, played: Sequence[Move]) -> list[Game]:
+    """``start`` and the position after each of the moves ``played`` from it (copies,
+    no history)."""
     out = [Game.from_position(start.position())]
     walker = Game.from_position(start.position())
-    for move in game.move_stack:
+    for move in played:
         walker.push(move)
         out.append(Game.from_position(walker.position()))
     return out
@@ -293,19 +307,22 @@ def review_game(
         if sketch is not None:
             sketch(_so_far(points))
 
-    # where no redeal is left, the win search finds the move that lost the win: beside
-    # the review on a second core, else first, with a share of the time
+    # the win search finds the move that lost the win: beside the review on a second
+    # core; on one core first, with a share of the time, where no redeal is left (with
+    # one left the review's own searches settle most games, and need the time)
     beside: Beside[_Boundary] | None = None
-    if not last.is_won() and no_redeal_left(last):
+    if not last.is_won():
         lost_end = n if last.is_over() else None
         # (a process beside that fails answers that it found nothing; the review does
         # not wait for it past its searches)
-        beside = Beside(_boundary_beside, spots, list(played), lost_end,
-                        search_until - time.monotonic())
+        beside = Beside(_boundary_beside, spots[0], list(played), lost_end,
+                        search_until - BESIDE_GRACE)
         if not beside.started:  # one core, or no process to be had
             beside = None
-            take(_win_boundary(spots, played, lost_end,
-                               (search_until - began) * WIN_SHARE, past_open_deal=False))
+            if no_redeal_left(last):
+                take(_win_boundary(spots, played, lost_end,
+                                   (search_until - began) * WIN_SHARE,
+                                   past_open_deal=False))
 
     def take_if_done() -> None:
         """What the win search beside found, when it is done."""
@@ -383,15 +400,32 @@ def review_game(
             points[i] = _Point(later.best, later.best <= floors[i], [played[i], *later.line])
 
     settled = [p for p in points if p is not None]
-    _refine(spots, settled, played, search_until, table, floors)
-    if beside is not None:  # the win search's last word, on what the searches found
-        boundary = beside.answer(search_until + BESIDE_GRACE - time.monotonic())
-        if boundary is not None:
-            if boundary.line is not None:
-                settled[boundary.won] = _Point(0, True, boundary.line)
-            if boundary.lost is not None:
-                lost_from = boundary.lost
-                floors = _floors(total, lost_from)
+
+    def merge(boundary: _Boundary | None) -> None:
+        """What the win search beside found, into the values settled (and the floors)."""
+        nonlocal lost_from
+        if boundary is None:
+            return
+        if boundary.line is not None:
+            settled[boundary.won] = _Point(0, True, boundary.line)
+        if boundary.lost is not None:
+            lost_from = boundary.lost
+            floors[:] = _floors(total, lost_from)
+
+    def merge_if_done() -> None:
+        """The win search beside's answer, when it is in, while the rises are proved."""
+        nonlocal beside
+        if beside is not None and beside.done():
+            merge(beside.answer(0.0))
+            beside = None
+
+    _refine(spots, settled, played, search_until, table, floors, merge_if_done)
+    if beside is not None:
+        _make_consistent(settled, played, floors)
+        if all(point.proven for point in settled):
+            beside.close()  # nothing left that it could settle
+        else:  # the win search's last word, on what the searches found
+            merge(beside.answer(search_until + BESIDE_GRACE - time.monotonic()))
     _make_consistent(settled, played, floors)
     review = _assemble(game, settled, played, lost_from)
     if judging:
@@ -425,23 +459,22 @@ NO_BOUNDARY: Final = _Boundary(-1, None, None)
 def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
                   budget: float, *, past_open_deal: bool,
                   deal_share: float = 0.5) -> _Boundary:
-    """Halve, with the win search, between the latest position known won and the
-    earliest known lost, within ``budget`` seconds (``lost_end``: the end of a game over
-    with cards out, known lost).
+    """Halve, with the win search (:func:`~devilsgrip.solver.wins.can_win`), between the
+    latest position known won and the earliest known lost, within ``budget`` seconds
+    (``lost_end``: the end of a game over with cards out, known lost).
 
     Whether a position can be won changes once along a game at most: the position
     before one that can be won can play the move to it.  The deal goes first, with
     ``deal_share`` of the time: most one-pass deals cannot be won at all, and a deal that
     can is the hardest position of its game to win.  ``past_open_deal``: go on halving when the
-    deal is left open (a win found later shows the deal could be won too).
+    deal is left open (a win found later shows the deal could be won too).  The searches
+    share one table where the rules let them.
     """
     until = time.monotonic() + budget
     n = len(played)
     total = n + 1
-    first = next((k for k in range(total) if no_redeal_left(spots[k])), None)
-    if first is None:
-        return NO_BOUNDARY
-    won, line = first - 1, None
+    table = SharedTable(spots[0]) if shares_table(spots[0].rules) else None
+    won, line = -1, None
     lost = total if lost_end is None else lost_end
     tried: dict[int, float] = {}  # the positions the win search left open: its time
     hardest = 0.0  # the longest a win search that settled its position took
@@ -450,9 +483,9 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
         if left < LEAST_SOLVE:
             break
         todo = [k for k in range(won + 1, lost) if k not in tried]
-        if won < first and first not in tried:
-            i, share = first, left * deal_share
-        elif won < first and not past_open_deal:
+        if won < 0 and 0 not in tried:
+            i, share = 0, left * deal_share
+        elif won < 0 and not past_open_deal:
             break
         elif todo:
             # halving: a share of the time for each halving still to come, and at least
@@ -466,7 +499,7 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
             if left < 2 * tried[i]:
                 break
             share = left
-        answer = prove_winnable(spots[i], time_limit=max(LEAST_SOLVE, share))
+        answer = can_win(spots[i], time_limit=max(LEAST_SOLVE, share), table=table)
         if answer.outcome == WON:
             # the line, followed along the moves played while they agree with it
             won, line = i, list(answer.moves)
@@ -482,12 +515,17 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
     return _Boundary(won, line, lost if lost < total else None)
 
 
-def _boundary_beside(spots: list[Game], played: list[Move], lost_end: int | None,
-                     budget: float) -> _Boundary:
-    """:func:`_win_boundary` in the process beside the review (its time is its own: the
-    deal gets two thirds of it)."""
-    return _win_boundary(spots, played, lost_end, budget, past_open_deal=True,
-                         deal_share=2 / 3)
+def _boundary_beside(start: Game, played: list[Move], lost_end: int | None,
+                     until: float) -> _Boundary:
+    """:func:`_win_boundary` in the process beside the review, from the game's ``start``
+    and its moves (handed over in a few kilobytes: the positions themselves are many
+    times more, and the review would wait while the process starts to take them in),
+    until ``until`` on :func:`time.monotonic`'s clock (the machine's, the same in every
+    process: the time the process took to start counts).  Its time is its own: the deal
+    gets two thirds of it."""
+    spots = _walk(start, played)
+    return _win_boundary(spots, played, lost_end, until - time.monotonic(),
+                         past_open_deal=True, deal_share=2 / 3)
 
 
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
@@ -508,7 +546,8 @@ def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:
 
 def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
             until: float, table: SharedTable | None = None,
-            floors: Sequence[int] | None = None) -> None:
+            floors: Sequence[int] | None = None,
+            between: Callable[[], None] | None = None) -> None:
     """Solve again, with the time left, the unproven positions where the value rises
     (where the cards are lost), each looking only for a line better than the one
     known there, with a fair share of the time.
@@ -520,10 +559,14 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
     stores stays good for them.  A search the time stopped is tried again while
     time is left, going on from what the shared table kept.  ``floors``: the least
     each position's best is proven to be (a line reaching it is the best).
+    ``between``: called before each search; it may settle points and raise floors
+    (what a search beside found).
     """
     floors = floors if floors is not None else [0] * len(points)
     failed: set[int] = set()
     while True:
+        if between is not None:
+            between()
         _make_consistent(points, played, floors)
         rises = sorted(
             (i for i in range(1, len(points)) if not points[i].proven

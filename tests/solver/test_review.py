@@ -95,7 +95,9 @@ def test_a_one_pass_game_lost_its_win_where_the_win_search_says(
     monkeypatch.setattr(devilsgrip.solver.portfolio, "beside_possible", lambda: beside)
     game = play_game(Game(87, rules="single-pass"), "greedy")
     assert game.is_over() and game.score > 0
-    review = review_game(game, time_limit=12, judge=False)
+    # (on one core the deal's win search has a quarter of the time, on a machine the
+    # other tests keep busy)
+    review = review_game(game, time_limit=12 if beside else 20, judge=False)
     _consistent(review, game)
     assert review.start_best == 0 and review.start_proven
     assert review.first_lost_win is not None
@@ -108,6 +110,47 @@ def test_a_one_pass_game_lost_its_win_where_the_win_search_says(
     before = spots[lost.n - 1]
     before.push(Move.from_text(lost.better))
     assert prove_winnable(before, time_limit=30).outcome == WON
+
+
+def test_the_win_search_beside_finds_where_a_classic_game_lost_its_win(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Greedy's classic game of deal 1 can be won until move 94.  The review's own
+    searches, on their schedule, stop proving wins at move 80 within its time; the win
+    search beside them halves straight to the move that lost the win, and with it every
+    value of the game is proven."""
+    import devilsgrip.solver.portfolio
+    from devilsgrip.solver.wins import can_win
+
+    monkeypatch.setattr(devilsgrip.solver.portfolio, "beside_possible", lambda: True)
+    game = play_game(Game(1), "greedy")
+    assert game.is_over() and game.score > 0
+    review = review_game(game, time_limit=15, judge=False)
+    _consistent(review, game)
+    assert review.first_lost_win == 95 and review.first_lost_win_proven
+    assert all(m.best == 0 and m.proven for m in review.moves[:94])
+    spots = positions(game)
+    assert can_win(spots[95], time_limit=30).outcome == "lost"
+    lost = review.moves[94]
+    assert lost.better is not None
+    before = spots[94]
+    before.push(Move.from_text(lost.better))
+    assert can_win(before, time_limit=30).outcome == "won"
+
+
+def test_on_one_core_a_classic_review_leaves_its_time_to_its_own_searches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import devilsgrip.review
+    import devilsgrip.solver.portfolio
+
+    def no_win_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the win search ran on one core with a redeal left")
+
+    monkeypatch.setattr(devilsgrip.solver.portfolio, "beside_possible", lambda: False)
+    monkeypatch.setattr(devilsgrip.review, "_win_boundary", no_win_search)
+    game = play_game(Game(3), "greedy")
+    review = review_game(game, time_limit=5, judge=False)
+    _consistent(review, game)
+    assert review.first_lost_win is not None
 
 
 def test_a_line_of_one_card_is_the_best_where_no_win_is_left() -> None:
