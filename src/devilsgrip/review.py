@@ -191,7 +191,7 @@ def positions(game: Game) -> list[Game]:
     """The game at its start and after each move played (copies, no history)."""
     start = game.copy()
     start.restart()
-    return _walk(Game.from_position(start.position()), game.move_stack)
+    return _walk(start, game.move_stack)
 
 
 def _walk(start: Game, played: Sequence[Move]) -> list[Game]:

@@ -81,13 +81,19 @@ def fill_index(q: int, n: int, fill_talon: bool) -> int:
     return -1
 
 
+def run_emptiable(g: RunGrid) -> int:
+    """The low bit of the counter of each non-base bottom value of ``g`` whose pile can be
+    moved whole onto a top now (a top three below it, of its suit)."""
+    tops = nonzero(g & TOPS_MASK)
+    bottoms = nonzero(g >> B_SHIFT) & NONBASE
+    return bottoms & (tops << 6)
+
+
 def run_children(g: RunGrid, seq: list[int], r: int, n: int, cuts: list[Cut],
                  fill_talon: bool) -> list[Child[RunGrid]]:
     """The children of a ``run``-mode position at ``cuts``: talon builds and fills of
     bases first, then the other fills."""
-    tops = nonzero(g & TOPS_MASK)
-    bottoms = nonzero(g >> B_SHIFT) & NONBASE
-    emptiable = bottoms & (tops << 6)
+    emptiable = run_emptiable(g)
     sources: list[int] = []
     while emptiable:
         low = emptiable & -emptiable

@@ -20,10 +20,10 @@ import time
 
 from devilsgrip.game import Game
 from devilsgrip.solver.clairvoyant import RunSearch, search_class
-from devilsgrip.solver.grids import B_SHIFT, NONBASE, TOPS_MASK, RunGrid, nonzero
+from devilsgrip.solver.grids import RunGrid
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.lines import realize
-from devilsgrip.solver.moves import Child, Cut
+from devilsgrip.solver.moves import Child, Cut, run_emptiable
 from devilsgrip.solver.search import SharedTable
 from devilsgrip.solver.winnable import (
     LOST,
@@ -38,9 +38,7 @@ from devilsgrip.solver.winnable import (
 def spaces_to_make(g: RunGrid) -> int:
     """How many different non-base bottoms of ``g`` lie under a pile that can be moved
     whole onto a top now: the spaces that grid builds could make at once."""
-    tops = nonzero(g & TOPS_MASK)
-    bottoms = nonzero(g >> B_SHIFT) & NONBASE
-    return (bottoms & (tops << 6)).bit_count()
+    return run_emptiable(g).bit_count()
 
 
 class WinHunt(RunSearch):
