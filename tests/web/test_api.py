@@ -397,7 +397,7 @@ def test_language_switch_changes_messages(client: TestClient) -> None:
 
 
 def test_accept_language(make_client: MakeClient) -> None:
-    c = make_client(lang="en")
+    c = make_client(lang="en", game=1)  # a deal where a1-a2 is not a move
     r = c.post("/api/move", json={"move": "a1-a2"}, headers={"accept-language": "da,en;q=0.5"})
     danish = assert_refused(r, 409)
     english = assert_refused(c.post("/api/move", json={"move": "a1-a2"}), 409)
