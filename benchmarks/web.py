@@ -3,7 +3,7 @@
 Starts ``devilsgrip play`` in a child process (its own interpreter, a temporary
 database, loopback), then:
 
-1. plays ``--games`` games at once (asyncio + httpx, one client and cookie per
+1. plays ``--games`` games at once (asyncio + httpx2, one client and cookie per
    game), each ``--moves`` moves chosen at random among the legal ones, and
    prints the median and 99th percentile of the move latency (POST /api/move,
    request sent to response read).  Two runs: *paced* (each player waits
@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from devilsgrip.game import Game
 
@@ -62,9 +62,9 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/i18n", timeout=1)
+            httpx2.get(f"http://127.0.0.1:{port}/api/i18n", timeout=1)
             return proc
-        except httpx.TransportError:
+        except httpx2.TransportError:
             if proc.poll() is not None:
                 err = proc.stderr.read().decode() if proc.stderr else ""
                 raise SystemExit(f"the server died: {err}") from None
@@ -83,7 +83,7 @@ def percentile(values: list[float], q: float) -> float:
 
 async def play_one(base: str, number: int, moves: int, think: float,
                    latencies: list[float], rng: random.Random) -> None:
-    async with httpx.AsyncClient(base_url=base, headers={"origin": base}, timeout=60) as c:
+    async with httpx2.AsyncClient(base_url=base, headers={"origin": base}, timeout=60) as c:
         r = await c.post("/api/new", json={"game": number})
         r.raise_for_status()
         mirror = Game(number)
@@ -115,7 +115,7 @@ async def many_games(base: str, games: int, moves: int, think: float, seed: int)
 
 def page_load(base: str) -> float:
     """Milliseconds to fetch the page, then its assets and the images a deal shows, in parallel."""
-    with httpx.Client(base_url=base, headers={"origin": base}) as c:
+    with httpx2.Client(base_url=base, headers={"origin": base}) as c:
         t0 = time.perf_counter()
         html = c.get("/").text
         assets = sorted(set(re.findall(r'(?:src|href)="(/[^"#]+)"', html)))
@@ -124,7 +124,7 @@ def page_load(base: str) -> float:
         urls = assets + [f"/cards/{code}.svg" for code in sorted(cards)]
 
         async def fetch_all() -> None:
-            async with httpx.AsyncClient(base_url=base, cookies=c.cookies) as ac:
+            async with httpx2.AsyncClient(base_url=base, cookies=c.cookies) as ac:
                 await asyncio.gather(*(ac.get(u) for u in urls))
 
         asyncio.run(fetch_all())

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from devilsgrip.cli import build_parser, main
@@ -77,7 +77,7 @@ def test_serves_prints_and_stops_on_ctrl_c(tmp_path: Path, host: str) -> None:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line
-        r = httpx.get(f"http://127.0.0.1:{port}/api/game")
+        r = httpx2.get(f"http://127.0.0.1:{port}/api/game")
         assert r.status_code == 200 and r.json()["game"]["saving"] is True
         time.sleep(0.1)
     finally:
@@ -102,7 +102,7 @@ def test_a_damaged_database_is_reported_on_the_terminal_too(tmp_path: Path) -> N
     try:
         assert proc.stdout is not None
         assert f"http://127.0.0.1:{port}/" in proc.stdout.readline()
-        r = httpx.get(f"http://127.0.0.1:{port}/api/game")
+        r = httpx2.get(f"http://127.0.0.1:{port}/api/game")
         assert r.json()["game"]["saving"] is False
     finally:
         proc.send_signal(signal.SIGINT)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from starlette.testclient import TestClient
 
@@ -29,14 +29,14 @@ GETS = ("/", "/api/game", "/api/hint", "/api/stats", "/api/settings", "/api/i18n
         "/api/rules", "/cards/TS.svg", "/static/index.html", "/nothing-here")
 
 
-def _state(client: TestClient | httpx.Client) -> dict[str, Any]:
+def _state(client: TestClient | httpx2.Client) -> dict[str, Any]:
     """The game's state without its running clock (``game.elapsed``)."""
     data: dict[str, Any] = client.get("/api/game").json()
     data.get("game", {}).pop("elapsed", None)
     return data
 
 
-def refused(response: httpx.Response, status: int, code: str) -> None:
+def refused(response: httpx2.Response, status: int, code: str) -> None:
     assert response.status_code == status, (response.status_code, response.text)
     data = response.json()
     assert data["error"] == code and data["message"]
@@ -57,9 +57,9 @@ def test_wrong_host_is_refused(make_client: MakeClient, host: str) -> None:
 def test_live_server_accepts_only_its_own_names(server_url: str) -> None:
     port = int(server_url.rsplit(":", 1)[1])
     for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
-        assert httpx.get(server_url + "/api/game", headers={"host": host}).status_code == 200
+        assert httpx2.get(server_url + "/api/game", headers={"host": host}).status_code == 200
     for host in (f"attacker.example:{port}", "127.0.0.1", f"127.0.0.1:{port + 1}"):
-        r = httpx.get(server_url + "/api/game", headers={"host": host})
+        r = httpx2.get(server_url + "/api/game", headers={"host": host})
         refused(r, 400, "bad-host")
 
 
@@ -90,9 +90,9 @@ def test_foreign_or_missing_origin_is_refused(
 
 
 def test_same_origin_post_is_accepted(server_url: str) -> None:
-    with httpx.Client(base_url=server_url, headers={"origin": server_url}) as c:
+    with httpx2.Client(base_url=server_url, headers={"origin": server_url}) as c:
         assert c.post("/api/move", json={"move": "d"}).status_code == 200
-    with httpx.Client(base_url=server_url) as c:
+    with httpx2.Client(base_url=server_url) as c:
         r = c.post("/api/move", json={"move": "d"}, headers={"origin": "http://localhost:1"})
         refused(r, 403, "origin-not-allowed")
 
@@ -209,7 +209,7 @@ def _leaks(game: Game) -> set[tuple[int, ...]]:
     return set(_windows(game.stock[::-1])) - public
 
 
-def _scan(response: httpx.Response, game: Game) -> None:
+def _scan(response: httpx2.Response, game: Game) -> None:
     text = response.text + "\n" + "\n".join(f"{k}: {v}" for k, v in response.headers.items())
     found = _card_runs(text) & _leaks(game)
     assert not found, (str(response.url), [[CARD_CODES[c] for c in run] for run in found])
@@ -220,9 +220,9 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
     mirror = Game(number)
     rng = random.Random(seed)
     seen = 0
-    with httpx.Client(base_url=base, headers={"origin": base}, timeout=30) as c:
+    with httpx2.Client(base_url=base, headers={"origin": base}, timeout=30) as c:
 
-        def check(r: httpx.Response) -> None:
+        def check(r: httpx2.Response) -> None:
             nonlocal seen
             seen += 1
             _scan(r, mirror)
@@ -280,7 +280,7 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
     return seen
 
 
-def _exempt_solution(response: httpx.Response, game: Game) -> None:
+def _exempt_solution(response: httpx2.Response, game: Game) -> None:
     """The one response that may show the stock: the solver's line, after the end.
 
     It is exempt from the scan only as ``GET /api/solution`` of a game that has
@@ -293,7 +293,7 @@ def _exempt_solution(response: httpx.Response, game: Game) -> None:
     assert _card_runs(response.text) & _leaks(start), "the line shows the deal"
 
 
-def _exempt_review(c: httpx.Client, game: Game) -> None:
+def _exempt_review(c: httpx2.Client, game: Game) -> None:
     """The review of a game that has ended may show the stock too (its better moves are
     told in words); it is asked for only then, and it is about this game."""
     assert game.given_up or game.is_over()
@@ -314,16 +314,16 @@ def test_the_scan_catches_a_leak() -> None:
     """The scanner itself: a response carrying the stock order must be caught."""
     game = Game(5)
     order = game.stock[::-1]
-    leak = httpx.Response(200, json={"stock": [CARD_CODES[c] for c in order[10:13]]},
-                          request=httpx.Request("GET", "http://x/"))
+    leak = httpx2.Response(200, json={"stock": [CARD_CODES[c] for c in order[10:13]]},
+                          request=httpx2.Request("GET", "http://x/"))
     with pytest.raises(AssertionError):
         _scan(leak, game)
-    named = httpx.Response(200, text=", ".join(card_name(c) for c in order[40:43]),
-                           request=httpx.Request("GET", "http://x/"))
+    named = httpx2.Response(200, text=", ".join(card_name(c) for c in order[40:43]),
+                           request=httpx2.Request("GET", "http://x/"))
     with pytest.raises(AssertionError):
         _scan(named, game)
-    _scan(httpx.Response(200, json=game.view().to_dict(),
-                         request=httpx.Request("GET", "http://x/")), game)
+    _scan(httpx2.Response(200, json=game.view().to_dict(),
+                         request=httpx2.Request("GET", "http://x/")), game)
 
 
 # ------------------------------------------------- restart after kill -9
@@ -344,9 +344,9 @@ def _spawn(db: Path, port: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/i18n", timeout=1)
+            httpx2.get(f"http://127.0.0.1:{port}/api/i18n", timeout=1)
             return proc
-        except httpx.TransportError:
+        except httpx2.TransportError:
             if proc.poll() is not None:
                 raise AssertionError(
                     proc.stderr.read().decode() if proc.stderr else "died") from None
@@ -362,7 +362,7 @@ def test_kill_9_then_restart_resumes_the_game(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     proc = _spawn(db, port)
     try:
-        with httpx.Client(base_url=base, headers={"origin": base}) as c:
+        with httpx2.Client(base_url=base, headers={"origin": base}) as c:
             c.post("/api/new", json={"game": 31})
             for text in ("d", "d", "a1=b1"):
                 assert c.post("/api/move", json={"move": text}).status_code == 200
@@ -371,7 +371,7 @@ def test_kill_9_then_restart_resumes_the_game(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
         proc = _spawn(db, port)
-        with httpx.Client(base_url=base, headers={"origin": base}) as c:
+        with httpx2.Client(base_url=base, headers={"origin": base}) as c:
             c.cookies.set(COOKIE_NAME, cookie)
             after = c.get("/api/game").json()
             assert after["view"] == before["view"]
