@@ -905,6 +905,24 @@ def review_session(
     return review
 
 
+REVIEW_SHARE_BEFORE_END: Final = 0.98
+"""The most a running review's progress shows: full only once it has ended."""
+
+
+def review_share(done: int, total: int, elapsed: float, limit: float) -> float:
+    """How far a running review is, as every screen shows it: the share of its positions
+    solved or of the most time it may take, whichever is further (a hard game keeps
+    its searches long, and the time limit ends it all the same)."""
+    share = max(done / total if total > 0 else 0.0, elapsed / limit if limit > 0 else 0.0)
+    return min(REVIEW_SHARE_BEFORE_END, max(0.0, share))
+
+
+def say_review_progress(elapsed: float, limit: float, words: Words) -> str:
+    """A running review in words: the seconds it has taken of the most it may take."""
+    return words.gettext("Reviewing the game… {elapsed} s of at most {limit} s").format(
+        elapsed=int(elapsed + 0.5), limit=int(limit + 0.5))
+
+
 def review_refusal(session: PlaySession) -> IllegalMoveError | None:
     """Why this game cannot be reviewed yet (None: it can): a review shows the stock."""
     if session.final or session.game.is_over():

@@ -307,3 +307,23 @@ def test_review_of_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[st
         assert store.review(over.game_id) is not None
     assert main(["review", "--last", "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["final_score"] == over.game.score
+
+
+def test_the_command_line_shows_the_time_as_every_screen_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """On a terminal the review's line counts its seconds of the most it may take, with a
+    bar of the positions solved or the time, whichever is further, and goes once the
+    review is over (its results follow)."""
+    from devilsgrip.commands.review import _ProgressLine
+
+    line = _ProgressLine(10.0)
+    line.progress(1, 4)  # a quarter of the positions, hardly any time
+    drawn = capsys.readouterr().err
+    assert "[#####..............." in drawn and "Reviewing the game… 0 s of at most 10 s" in drawn
+    line.began -= 6.0  # six seconds on, with no search done since: the time moves the bar
+    line.progress(1, 4)
+    drawn = capsys.readouterr().err
+    assert "[############........]" in drawn and "6 s of at most 10 s" in drawn
+    line.close()
+    gone = capsys.readouterr().err.split("\r")
+    assert not "".join(gone[-2:]).strip()  # the line is blank after the review

@@ -201,6 +201,31 @@ def test_every_sentence_is_words_never_notation(number: int, rules: str, lang: s
         assert not NOTATION.search(text), text
 
 
+def test_a_running_review_is_as_far_as_its_positions_or_its_time() -> None:
+    """Every screen shows a running review the same way: the share of its positions
+    solved or of its most time, whichever is further, never full before it ends."""
+    assert table.review_share(3, 10, 1.0, 10.0) == pytest.approx(0.3)
+    assert table.review_share(1, 100, 5.0, 10.0) == pytest.approx(0.5)
+    assert table.review_share(100, 100, 1.0, 10.0) == table.REVIEW_SHARE_BEFORE_END
+    assert table.review_share(0, 50, 30.0, 10.0) == table.REVIEW_SHARE_BEFORE_END
+    assert table.review_share(0, 0, 0.0, 0.0) == 0.0
+    assert table.say_review_progress(3.4, 10.0, Words("en")) == \
+        "Reviewing the game… 3 s of at most 10 s"
+    assert table.say_review_progress(3.6, 10.0, Words("fr")) == \
+        "Analyse de la partie… 4 s sur 10 s au plus"
+
+
+@given(done=st.integers(0, 300), total=st.integers(0, 300),
+       elapsed=st.floats(0, 100), limit=st.floats(0, 100))
+def test_a_running_review_never_shows_more_than_it_did_later(
+        done: int, total: int, elapsed: float, limit: float) -> None:
+    """More positions solved or more time taken never shows less."""
+    share = table.review_share(done, total, elapsed, limit)
+    assert 0.0 <= share <= table.REVIEW_SHARE_BEFORE_END
+    assert table.review_share(done + 1, total, elapsed, limit) >= share
+    assert table.review_share(done, total, elapsed + 1.0, limit) >= share
+
+
 def test_a_review_is_only_for_a_game_that_ended_and_is_kept(tmp_path: Path) -> None:
     from devilsgrip.solver import play_game
     from devilsgrip.store import Store

@@ -89,3 +89,43 @@ def test_a_review_with_no_costly_move_offers_no_move_to_choose(store: Store) -> 
             assert isinstance(app.screen, GameScreen)
 
     asyncio.run(scenario())
+
+
+def test_a_long_review_shows_its_time_and_leaves_other_words_alone(store: Store) -> None:
+    """A review whose searches run to its time limit: the status area counts its seconds
+    of the most it may take, as the page does, while the searches run; what the player
+    is told meanwhile (a refused deal: the game is final) is not written over."""
+    moves = play_game(Game(197), "greedy").move_stack  # unproven values after 10 s
+
+    async def scenario() -> None:
+        app = DevilsGripApp(store, number=197, flourish_delay=0.0, dialog_guard=0.0,
+                            solve_time=5.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            for move in moves[:-1]:
+                screen.session.play(move)
+            assert screen.play(moves[-1])
+            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            said: list[tuple[str, bool]] = []
+            say = screen.say
+
+            def recorded(message: str, *, error: bool = False) -> None:
+                said.append((message, error))
+                say(message, error=error)
+
+            screen.say = recorded  # type: ignore[method-assign]
+            await pilot.press("v")
+            await pilot.press("d")
+            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            counting = [i for i, (text, _) in enumerate(said)
+                        if text.startswith("Reviewing the game… ")
+                        and text.endswith(" s of at most 5 s")]
+            refusals = [i for i, (_, error) in enumerate(said) if error]
+            assert refusals and counting, said
+            assert len({said[i][0] for i in counting if i < refusals[0]}) >= 2, said
+            assert said[-1][0].startswith("Winnable")  # the story, once the review is made
+            # nothing counted over the refusal
+            assert not [i for i in counting if i > refusals[0]], said
+
+    asyncio.run(scenario())

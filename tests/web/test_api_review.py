@@ -58,6 +58,7 @@ def until_done(client: TestClient, query: str = "", limit: float = 60.0) -> dict
             return data
         assert data["status"] == "running", data
         assert 0 <= data["done"] <= data["total"] and data["elapsed"] >= 0
+        assert 0 <= data["share"] <= 0.98  # full only once it is done
         time.sleep(0.2)
     raise AssertionError("the review did not end")
 
@@ -126,7 +127,8 @@ def test_progress_then_the_review_an_over_game_made_final_and_kept(
     assert first.status_code == 200, first.text
     running = first.json()
     assert running["status"] == "running" and running["id"] == over["game"]["id"]
-    assert set(running) == {"status", "id", "done", "total", "elapsed", "limit", "known"}
+    assert set(running) == {"status", "id", "done", "total", "elapsed", "limit", "share",
+                            "known"}
     assert running["limit"] == 2.0 and running["total"] >= len(moves)
     assert running["known"] == [] or len(running["known"]) == len(moves) + 1
     final = client.get("/api/game").json()

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
-from typing import Any
+import threading
+import time
+from typing import Any, Final
 
 from devilsgrip.cli_support import fail, seconds, whole_number
 from devilsgrip.commands import add_game_options, db_path, read_text
@@ -32,6 +35,58 @@ def register(sub: Any) -> None:
                    metavar="SECONDS", help=_("time for the whole review in seconds (default 10)"))
     p.add_argument("--json", action="store_true", help=_("print the review as JSON"))
     p.set_defaults(func=run)
+
+
+class _ProgressLine:
+    """The review's progress on one line of the terminal, redrawn as its searches report
+    and as the time passes (one search may take seconds): the bar and the words are
+    those of every screen (:func:`devilsgrip.table.review_share`)."""
+
+    BAR: Final = 20
+    TICK: Final = 0.25
+
+    def __init__(self, limit: float) -> None:
+        from devilsgrip.table import Words
+
+        self.limit = limit
+        self.words = Words()
+        self.began = time.monotonic()
+        self.done = self.total = 0
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.ticker = threading.Thread(target=self._tick, daemon=True)
+        self.ticker.start()
+
+    def progress(self, done: int, total: int) -> None:
+        with self.lock:
+            self.done, self.total = done, total
+        self._draw()
+
+    def _tick(self) -> None:
+        while not self.stop.wait(self.TICK):
+            self._draw()
+
+    def _draw(self) -> None:
+        from devilsgrip import table
+
+        with self.lock:
+            elapsed = time.monotonic() - self.began
+            share = table.review_share(self.done, self.total, elapsed, self.limit)
+            filled = round(self.BAR * share)
+            text = f"[{'#' * filled}{'.' * (self.BAR - filled)}] " + \
+                table.say_review_progress(elapsed, self.limit, self.words)
+            self._put(text)
+
+    def _put(self, text: str) -> None:
+        width = shutil.get_terminal_size().columns - 1
+        print("\r" + text[:width].ljust(width), end="\r", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """The line taken away (the review is over: its results follow)."""
+        self.stop.set()
+        self.ticker.join()
+        with self.lock:
+            self._put("")
 
 
 def _game(args: argparse.Namespace) -> tuple[Game, int | None]:
@@ -72,18 +127,13 @@ def run(args: argparse.Namespace) -> int:
     game, game_id = _game(args)
     if not (game.is_over() or game.given_up or game.is_won() or game_id is not None):
         fail(_("the game of this record is still in play: only a finished game is reviewed"))
-    show = sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if show:
-            width = 30
-            filled = width * done // max(1, total)
-            print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="",
-                  file=sys.stderr, flush=True)
-
-    review = review_game(game, time_limit=args.time_limit, progress=progress)
-    if show:
-        print(file=sys.stderr)
+    bar = _ProgressLine(args.time_limit) if sys.stderr.isatty() else None
+    try:
+        review = review_game(game, time_limit=args.time_limit,
+                             progress=bar.progress if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
     if game_id is not None:
         from devilsgrip.store import Store
 

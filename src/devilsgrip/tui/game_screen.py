@@ -18,6 +18,8 @@ that apply now (:meth:`GameScreen.key_hints`) and the help lists them all
 from __future__ import annotations
 
 import contextlib
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from rich.text import Text
@@ -29,6 +31,7 @@ from textual.events import Resize
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 
 from devilsgrip import table
@@ -91,6 +94,21 @@ class Said(NamedTuple):
 
     text: str
     error: bool = False
+
+
+REVIEW_TICK: Final = 0.5
+"""Seconds between two redraws of a running review's progress."""
+
+
+@dataclass
+class _ReviewRun:
+    """A review being worked out: for which game (``token``), since when, and what the
+    status area said of it last."""
+
+    token: int
+    began: float
+    said: Said
+    timer: Timer | None = None
 
 
 class Shown(NamedTuple):
@@ -240,6 +258,8 @@ class GameScreen(Screen[None]):
         """The grid as shown when it differs from the game's (the arranged won grid)."""
         self._warning = warning
         self._token = 0
+        self._review_run: _ReviewRun | None = None
+        """The review being worked out, while it runs (its progress is shown)."""
         self._was_over = session.game.is_over()
         self._best = session.best_score()
         self._places: dict[Place, PlaceWidget] = {}
@@ -751,7 +771,29 @@ class GameScreen(Screen[None]):
             self.refuse(problem)
             return
         self.say(_("Reviewing the game…"))
+        self._end_review_run()
+        run = _ReviewRun(self._token, time.monotonic(), said=self.said)
+        run.timer = self.set_interval(REVIEW_TICK, self._review_tick)
+        self._review_run = run
         self.compute_review(self._token)
+
+    def _review_tick(self) -> None:
+        """The review's progress, as the time passes (one of its searches may take
+        seconds), unless something else has been said since."""
+        run = self._review_run
+        if run is None or run.token != self._token:
+            self._end_review_run()
+            return
+        if self.said != run.said:
+            return  # the player did something else meanwhile: leave that said
+        elapsed = time.monotonic() - run.began
+        self.say(table.say_review_progress(elapsed, self.solve_time, Words()))
+        run.said = self.said
+
+    def _end_review_run(self) -> None:
+        run, self._review_run = self._review_run, None
+        if run is not None and run.timer is not None:
+            run.timer.stop()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def compute_review(self, token: int) -> None:
@@ -774,11 +816,11 @@ class GameScreen(Screen[None]):
     @on(ReviewProgress)
     def _review_progress(self, message: ReviewProgress) -> None:
         if message.token == self._token:
-            self.say(_("Reviewing the game… {done} of {total}").format(
-                done=message.done, total=message.total))
+            self._review_tick()
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
+        self._end_review_run()
         if message.token != self._token:
             return
         self.sync()
@@ -844,6 +886,8 @@ class GameScreen(Screen[None]):
 
     @on(SearchFailed)
     def _search_failed(self, message: SearchFailed) -> None:
+        if message.what == "review":
+            self._end_review_run()
         if message.token == self._token:
             said = {"review": _("The review could not be worked out this time."),
                     "best": _("The best line could not be worked out this time.")}

@@ -70,9 +70,11 @@ class ReviewJob:
         self.known = known
 
     def running(self) -> dict[str, Any]:
+        elapsed = time.monotonic() - self.began
         return {
             "status": "running", "id": self.game_id, "done": self.done, "total": self.total,
-            "elapsed": round(time.monotonic() - self.began, 1), "limit": self.limit,
+            "elapsed": round(elapsed, 1), "limit": self.limit,
+            "share": round(table.review_share(self.done, self.total, elapsed, self.limit), 3),
             "known": [None if k is None else {"best": k[0], "proven": k[1]}
                       for k in self.known],
         }

@@ -113,8 +113,7 @@ function showProgress(data) {
     bar.removeAttribute("value");
     return;
   }
-  const share = Math.max(data.total ? data.done / data.total : 0, data.limit ? data.elapsed / data.limit : 0);
-  bar.value = Math.min(0.98, share);
+  bar.value = data.share;
   text.textContent = t("Reviewing the game… {elapsed} s of at most {limit} s", {
     elapsed: Math.round(data.elapsed), limit: Math.round(data.limit),
   });
