@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
 from textual.widgets import OptionList, Static
 
+from devilsgrip import table
 from devilsgrip.game import Game
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
-from devilsgrip.tui.screens import GameOverScreen, ReviewScreen
+from devilsgrip.tui.screens import BestLineScreen, GameOverScreen, ReviewScreen
 from devilsgrip.tui.widgets import Packed
 
 
@@ -127,5 +129,56 @@ def test_a_long_review_shows_its_time_and_leaves_other_words_alone(store: Store)
             assert said[-1][0].startswith("Winnable")  # the story, once the review is made
             # nothing counted over the refusal
             assert not [i for i in counting if i > refusals[0]], said
+
+    asyncio.run(scenario())
+
+
+def test_a_game_that_ended_is_reviewed_from_the_grid_too(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the end dialog is put away (or an over game is resumed), v reviews the game
+    and b shows its best line, as the page's result button does; in a live game both
+    are refused and change nothing, and the key bar offers them only once it has ended.
+    Asked twice while it runs, the review is worked out once."""
+    moves = play_game(Game(7), "greedy").move_stack
+    made: list[int] = []
+    review_session = table.review_session
+
+    def counted(*args: object, **kwargs: object) -> object:
+        made.append(1)
+        return review_session(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table, "review_session", counted)
+
+    async def scenario() -> None:
+        app = _app(store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            actions = {hint.label for hint in screen.key_hints()}
+            assert "review" not in actions
+            await pilot.press("v")
+            await pilot.pause()
+            assert screen.said.error and not screen.session.final
+            await pilot.press("b")
+            await pilot.pause()
+            assert screen.said.error and not screen.session.final
+            assert not isinstance(app.screen, ReviewScreen)
+            for move in moves[:-1]:
+                screen.session.play(move)
+            assert screen.play(moves[-1])
+            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await pilot.press("escape")  # the grid: the dialog put away
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+            actions = {hint.label for hint in screen.key_hints()}
+            assert "review" in actions and "undo" in actions
+            await pilot.press("v")
+            await pilot.press("v")
+            assert screen.session.final  # at once: a review shows the stock
+            assert "undo" not in {hint.label for hint in screen.key_hints()}
+            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await pilot.press("escape")
+            await pilot.press("b")
+            await _until(pilot, lambda: isinstance(app.screen, BestLineScreen))
+            assert len(made) == 1
 
     asyncio.run(scenario())

@@ -151,6 +151,11 @@ class GameScreen(Screen[None]):
                 tooltip=N_("hint: a good move for what you can see, and why")),
         Binding("G,shift+g", "give_up", N_("give up"), key_display="G",
                 tooltip=N_("give up: end the game now, scored as it stands")),
+        Binding("v", "review", N_("review"),
+                tooltip=N_("where this game lost its cards (once it has ended)")),
+        Binding("b", "best_line", N_("best line"), show=False,
+                tooltip=N_("the best line of this deal, knowing the stock (once the game "
+                           "has ended)")),
         Binding("U,shift+u", "redo", N_("redo"), key_display="U",
                 tooltip=N_("redo the move undone last")),
         Binding("n", "new_game", N_("new game"),
@@ -260,6 +265,8 @@ class GameScreen(Screen[None]):
         self._token = 0
         self._review_run: _ReviewRun | None = None
         """The review being worked out, while it runs (its progress is shown)."""
+        self._best_line_token: int | None = None
+        """The game whose best line is being worked out, while it is."""
         self._was_over = session.game.is_over()
         self._best = session.best_score()
         self._places: dict[Place, PlaceWidget] = {}
@@ -475,9 +482,12 @@ class GameScreen(Screen[None]):
             return action in ALWAYS | {"activate"}
         if action == "activate":
             return not session.final
-        if session.final or game.is_over():  # what is left to do: undo, or another game
-            return action in ALWAYS | {"undo", "new_game", "restart"} and (
-                action != "undo" or session.can_undo)
+        if session.final or game.is_over():
+            # what is left to do: undo, look back at the game, or another game
+            return action in ALWAYS | {"undo", "review", "best_line", "new_game",
+                                       "restart"} and (action != "undo" or session.can_undo)
+        if action in ("review", "best_line"):
+            return False  # they show the stock: only once the game has ended
         if action == "deal":
             return game.reason(DEAL) is None and not session.final
         if action == "redeal":
@@ -770,6 +780,15 @@ class GameScreen(Screen[None]):
         if problem is not None:
             self.refuse(problem)
             return
+        if self._review_run is not None and self._review_run.token == self._token:
+            self._review_tick()  # already being worked out: how far it is
+            return
+        try:
+            self.session.make_final()  # at once: the keys shown are those of a final game
+        except DevilsGripError as exc:
+            self.refuse(exc)
+            return
+        self.sync()
         self.say(_("Reviewing the game…"))
         self._end_review_run()
         run = _ReviewRun(self._token, time.monotonic(), said=self.said)
@@ -790,9 +809,13 @@ class GameScreen(Screen[None]):
         self.say(table.say_review_progress(elapsed, self.solve_time, Words()))
         run.said = self.said
 
-    def _end_review_run(self) -> None:
-        run, self._review_run = self._review_run, None
-        if run is not None and run.timer is not None:
+    def _end_review_run(self, token: int | None = None) -> None:
+        """No review runs any more (with ``token``: if it was that game's)."""
+        run = self._review_run
+        if run is None or (token is not None and run.token != token):
+            return
+        self._review_run = None
+        if run.timer is not None:
             run.timer.stop()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
@@ -820,7 +843,7 @@ class GameScreen(Screen[None]):
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
-        self._end_review_run()
+        self._end_review_run(message.token)
         if message.token != self._token:
             return
         self.sync()
@@ -837,6 +860,9 @@ class GameScreen(Screen[None]):
             return
         self.sync()
         self.say(_("Searching for the best line…"))
+        if self._best_line_token == self._token:
+            return  # already being worked out
+        self._best_line_token = self._token
         start = self.session.game.copy()
         start.restart()
         self.compute_best_line(start, self._token)
@@ -855,6 +881,8 @@ class GameScreen(Screen[None]):
 
     @on(BestLineFound)
     def _best_line_found(self, message: BestLineFound) -> None:
+        if message.token == self._best_line_token:
+            self._best_line_token = None
         if message.token != self._token:
             return
         self.solution_shown = True
@@ -887,7 +915,9 @@ class GameScreen(Screen[None]):
     @on(SearchFailed)
     def _search_failed(self, message: SearchFailed) -> None:
         if message.what == "review":
-            self._end_review_run()
+            self._end_review_run(message.token)
+        elif message.what == "best" and message.token == self._best_line_token:
+            self._best_line_token = None
         if message.token == self._token:
             said = {"review": _("The review could not be worked out this time."),
                     "best": _("The best line could not be worked out this time.")}
@@ -934,6 +964,12 @@ class GameScreen(Screen[None]):
                 self.say(_("You keep playing this game."))
 
         self.open_dialog(ConfirmScreen(_("Leave this game?"), text), answered)
+
+    def action_review(self) -> None:
+        self.show_review()
+
+    def action_best_line(self) -> None:
+        self.show_best_line()
 
     def action_new_game(self) -> None:
         self._leave_then(self.NewGame())
