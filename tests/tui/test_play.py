@@ -329,7 +329,8 @@ def test_the_resume_offer_can_be_declined(store: Store) -> None:
             offer = app.screen
             assert isinstance(offer, ResumeScreen)
             assert [g.id for g in offer.games] == [old.game_id]
-            assert "game 77" in offer.describe(offer.games[0])
+            assert offer.describe(offer.games[0]).startswith("game 77 · Classic · 1 move · ")
+            assert "game over" not in offer.describe(offer.games[0])
             await pilot.press("escape")
             screen = game_screen(app)
             assert screen.session.game_id != old.game_id
@@ -337,6 +338,28 @@ def test_the_resume_offer_can_be_declined(store: Store) -> None:
 
     asyncio.run(scenario())
     assert [g.id for g in store.unfinished_games()][-1] == old.game_id
+
+
+def test_an_over_game_is_offered_as_over_with_its_rules_named(store: Store) -> None:
+    """A game that is over (not yet final: undo may reopen it) is offered with the others,
+    saying so, and its rules by their name in the player's language."""
+    from devilsgrip.solver import play_game
+
+    over = PlaySession.start(store, number=7, rules="single-pass")
+    for move in play_game(Game(7, rules="single-pass"), "greedy").move_stack:
+        over.play(move)
+    assert over.game.is_over() and not over.final
+
+    async def scenario() -> None:
+        app = make_app(store)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            offer = app.screen
+            assert isinstance(offer, ResumeScreen)
+            text = offer.describe(offer.games[0])
+            assert text.startswith("game 7 · Single pass · ") and " · game over · " in text
+
+    asyncio.run(scenario())
 
 
 def test_quitting_keeps_a_game_in_play_and_leaves_nothing_behind(store: Store) -> None:

@@ -21,9 +21,10 @@ from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from devilsgrip.errors import DevilsGripError
+from devilsgrip.game import Status
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.store import parse_time
-from devilsgrip.table import Words, parse_deal_number, rules_label, say_error
+from devilsgrip.table import Words, parse_deal_number, rules_label, say_error, status_label
 from devilsgrip.tui.widgets import Packed
 
 if TYPE_CHECKING:
@@ -356,9 +357,12 @@ class ResumeScreen(ModalScreen[int | None]):
             name = _("game {number}").format(number=info.number)
         else:
             name = _("a dealt deck")
+        words = Words()
         moves = ngettext("{n} move", "{n} moves", info.moves).format(n=info.moves)
         score = _("score: {score}").format(score=info.score)
-        parts = [name, info.rules, moves, score]
+        parts = [name, rules_label(info.rules, words), moves, score]
+        if info.status != Status.IN_PROGRESS.value:
+            parts.append(status_label(info.status, words))  # over: undo may reopen it
         when = parse_time(info.updated)
         if when is not None:
             parts.append(when.astimezone().strftime("%Y-%m-%d %H:%M"))
