@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 
 import pytest
 from textual.widgets import OptionList, Static
 
 from devilsgrip import table
 from devilsgrip.game import Game
+from devilsgrip.notation import Move
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
@@ -26,6 +28,18 @@ async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
         await pilot.pause()  # type: ignore[attr-defined]
 
 
+async def _play_to_its_end(pilot: object, app: DevilsGripApp,
+                           moves: Sequence[Move]) -> GameScreen:
+    """Play ``moves`` (the last one as a player does), until the end dialog is up."""
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    for move in moves[:-1]:
+        screen.session.play(move)
+    assert screen.play(moves[-1])
+    await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+    return screen
+
+
 def _app(store: Store) -> DevilsGripApp:
     """Deal 7 with no delays, and the solver's time of a review."""
     return DevilsGripApp(store, number=7, flourish_delay=0.0, dialog_guard=0.0,
@@ -38,12 +52,7 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
     async def scenario() -> None:
         app = _app(store)
         async with app.run_test(size=(100, 40)) as pilot:
-            screen = app.screen
-            assert isinstance(screen, GameScreen)
-            for move in moves[:-1]:
-                screen.session.play(move)
-            assert screen.play(moves[-1])
-            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            screen = await _play_to_its_end(pilot, app, moves)
             assert not screen.session.final
             await pilot.press("v")
             await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
@@ -103,12 +112,7 @@ def test_a_long_review_shows_its_time_and_leaves_other_words_alone(store: Store)
         app = DevilsGripApp(store, number=197, flourish_delay=0.0, dialog_guard=0.0,
                             solve_time=5.0)
         async with app.run_test(size=(80, 24)) as pilot:
-            screen = app.screen
-            assert isinstance(screen, GameScreen)
-            for move in moves[:-1]:
-                screen.session.play(move)
-            assert screen.play(moves[-1])
-            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            screen = await _play_to_its_end(pilot, app, moves)
             said: list[tuple[str, bool]] = []
             say = screen.say
 
@@ -163,10 +167,7 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
             await pilot.pause()
             assert screen.said.error and not screen.session.final
             assert not isinstance(app.screen, ReviewScreen)
-            for move in moves[:-1]:
-                screen.session.play(move)
-            assert screen.play(moves[-1])
-            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await _play_to_its_end(pilot, app, moves)
             await pilot.press("escape")  # the grid: the dialog put away
             await _until(pilot, lambda: isinstance(app.screen, GameScreen))
             actions = {hint.label for hint in screen.key_hints()}

@@ -108,7 +108,7 @@ class _ReviewRun:
     token: int
     began: float
     said: Said
-    timer: Timer | None = None
+    timer: Timer
 
 
 class Shown(NamedTuple):
@@ -760,13 +760,6 @@ class GameScreen(Screen[None]):
         self.post_message(self.OpenDialog(dialog, answered))
 
     # --------------------------------------------------------------- review
-    class ReviewProgress(Message):
-        bubble = False
-
-        def __init__(self, done: int, total: int, token: int) -> None:
-            super().__init__()
-            self.done, self.total, self.token = done, total, token
-
     class ReviewFound(Message):
         bubble = False
 
@@ -791,9 +784,8 @@ class GameScreen(Screen[None]):
         self.sync()
         self.say(_("Reviewing the game…"))
         self._end_review_run()
-        run = _ReviewRun(self._token, time.monotonic(), said=self.said)
-        run.timer = self.set_interval(REVIEW_TICK, self._review_tick)
-        self._review_run = run
+        self._review_run = _ReviewRun(self._token, time.monotonic(), self.said,
+                                      self.set_interval(REVIEW_TICK, self._review_tick))
         self.compute_review(self._token)
 
     def _review_tick(self) -> None:
@@ -815,19 +807,14 @@ class GameScreen(Screen[None]):
         if run is None or (token is not None and run.token != token):
             return
         self._review_run = None
-        if run.timer is not None:
-            run.timer.stop()
+        run.timer.stop()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def compute_review(self, token: int) -> None:
         session = self.session
-
-        def progress(done: int, total: int) -> None:
-            self.post_message(self.ReviewProgress(done, total, token))
-
         try:
-            review = table.review_session(session, time_limit=self.solve_time,
-                                          progress=progress)
+            # its progress is told by the screen's timer (_review_tick): the seconds
+            review = table.review_session(session, time_limit=self.solve_time)
         except Exception:  # a failing review must not end the game
             self.post_message(self.SearchFailed(token, "review"))
             return
@@ -835,11 +822,6 @@ class GameScreen(Screen[None]):
         story = table.say_review(review, session.game, words)
         rows = table.review_rows(review, session.game, words)
         self.post_message(self.ReviewFound(story, rows, token))
-
-    @on(ReviewProgress)
-    def _review_progress(self, message: ReviewProgress) -> None:
-        if message.token == self._token:
-            self._review_tick()
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
