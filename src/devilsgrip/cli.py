@@ -96,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lang = getattr(args, "lang", None)
         if lang is not None:  # checked by its type; also when abbreviated (--la fr)
             set_language(lang)
+        commands.settle_deal_number(args)
         func = getattr(args, "func", None)
         if func is None:
             parser.print_help()

@@ -212,3 +212,21 @@ def test_real_subprocess(tmp_path: Path) -> None:
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [
+    ["autoplay", "--player", "greedy", "--time-limit", "0.05"],
+    ["solve", "--time-limit", "0.5", "--json"],
+])
+def test_a_bare_game_number_is_the_game_option(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``devilsgrip autoplay 189`` is ``--game 189``, as ``devilsgrip deal 189`` is."""
+    bare = run(capsys, command[0], "17", *command[1:])
+    option = run(capsys, command[0], "--game", "17", *command[1:])
+    assert bare[0] == option[0] == 0, bare[2]
+    if command[0] == "solve":  # the search's figures differ run to run, its line does not
+        assert json.loads(bare[1])["score"] == json.loads(option[1])["score"]
+    else:
+        assert bare == option and '[Game "17"]' in bare[1]
+

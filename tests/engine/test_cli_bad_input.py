@@ -8,6 +8,8 @@ the screen fails the test instead.
 from __future__ import annotations
 
 import ast
+import io
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,6 +52,8 @@ def _cases() -> Iterator[list[str]]:
         yield ["deal", value]
         for command in ("replay", "solve", "hint", "autoplay", "play", "tui"):
             yield [command, "--game", value, *(["--moves", "d"] if command == "replay" else [])]
+        for command in ("solve", "autoplay", "play", "tui"):
+            yield [command, value]  # the number given bare, as to deal
     for value in BAD_SECONDS:
         for command in ("solve", "hint", "autoplay"):
             yield [command, "--game", "1", "--time-limit", value]
@@ -117,6 +121,9 @@ def _cases() -> Iterator[list[str]]:
     yield ["review", "--last", "--game-id", "3"]
     yield ["review", "--game-id", "999999"]
     yield ["deal", "1", "--no-such-option"]
+    for command in ("solve", "autoplay", "play", "tui"):
+        yield [command, "3", "--game", "4"]
+        yield [command, "3", "--deck", "2S"]
 
 
 CASES = list(_cases())
@@ -213,6 +220,11 @@ def test_an_unknown_language_is_refused_in_the_environment_language(
      "devilsgrip: --time-limit attend un nombre positif de secondes, pas 'nan'"),
     (["import", "{tmp}/empty.dgr"],
      "devilsgrip: aucun enregistrement de partie dans {tmp}/empty.dgr"),
+    (["review", "{tmp}/blank.dgr"],
+     "devilsgrip: aucun enregistrement de partie dans {tmp}/blank.dgr"),
+    (["autoplay", "3", "--game", "4"],
+     "devilsgrip: donnez le numéro de partie une seule fois : N, --game N ou --deck, "
+     "pas plusieurs"),
     (["replay", "{tmp}/binary.dgr"],
      "devilsgrip: impossible de lire {tmp}/binary.dgr : ce n'est pas du texte UTF-8"),
     (["deal", "1", "--rules", "classic,draw=²"],
@@ -259,3 +271,16 @@ def test_no_subcommand_imports_the_cli_module() -> None:
                 else [a.name for a in node.names] if isinstance(node, ast.Import) else []
             )
             assert "devilsgrip.cli" not in names, f"{path.name} imports devilsgrip.cli"
+
+
+@pytest.mark.parametrize("command", ["replay", "hint", "review"])
+def test_nothing_on_standard_input_is_said_so(
+    command: str, files: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for lang, words in (("en", "no game record on standard input"),
+                        ("fr", "aucun enregistrement de partie sur l'entrée standard")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(" \n\n"))
+        assert one_line(*run(capsys, [command, "-", "--lang", lang], files)) == \
+            f"devilsgrip: {words}"
+

@@ -18,8 +18,15 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
                         help=_("language: en, fr, da, es or hu"))
 
 
-def add_game_options(parser: argparse.ArgumentParser, *, deal: bool = True) -> None:
-    """``--rules``, ``--lang`` and ``--db`` (and ``--game``/``--deck`` with ``deal``)."""
+def add_game_options(
+    parser: argparse.ArgumentParser, *, deal: bool = True, number: bool = False
+) -> None:
+    """``--rules``, ``--lang`` and ``--db`` (and ``--game``/``--deck`` with ``deal``; with
+    ``number`` too, the game number may be given bare, as ``devilsgrip deal`` takes it:
+    :func:`settle_deal_number` makes it ``--game``)."""
+    if number:
+        parser.add_argument("deal_number", nargs="?", type=game_number, metavar="N",
+                            help=_("game number (the same as --game N)"))
     parser.add_argument(
         "--rules", default="classic", metavar="RULES",
         help=_("rules preset and options, e.g. classic, single-pass, literal,move_unit=run"),
@@ -33,6 +40,17 @@ def add_game_options(parser: argparse.ArgumentParser, *, deal: bool = True) -> N
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--game", type=game_number, metavar="N", help=_("game number"))
         group.add_argument("--deck", metavar="DECK", help=_("deck string: 96 card codes"))
+
+
+def settle_deal_number(args: argparse.Namespace) -> None:
+    """A bare game number (``devilsgrip autoplay 189``) made the ``--game`` it stands for;
+    given with ``--game`` or ``--deck`` as well, it is refused in words."""
+    number = getattr(args, "deal_number", None)
+    if number is None:
+        return
+    if args.game is not None or args.deck is not None:
+        fail(_("give the game number once: N, --game N or --deck, not several"))
+    args.game = number
 
 
 def make_game(number: int | None, deck: str | None, rules: str) -> Game:
@@ -66,3 +84,19 @@ def read_text(path: str) -> str:
     if "\0" in text:
         fail(_("cannot read {path}: it is a binary file, not text").format(path=path))
     return text
+
+
+def read_record(path: str) -> str:
+    """A game record's text from a file or standard input (``-``); one that holds nothing
+    but blank lines is refused in words (its reader would ask for a tag it never saw)."""
+    text = read_text(path)
+    if not text.strip():
+        fail(no_record_message(path))
+    return text
+
+
+def no_record_message(path: str) -> str:
+    """The words for a file, or standard input, that holds no game record."""
+    if path == "-":
+        return _("no game record on standard input")
+    return _("no game record in {path}").format(path=path)

@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
         description=_("Play a whole game with the honest, greedy or clairvoyant player "
                       "and print its record and score."),
     )
-    add_game_options(p)
+    add_game_options(p, number=True)
     p.add_argument("--player", choices=("honest", "greedy", "clairvoyant"), default="honest",
                    help=_("who plays: honest (sees what a person sees), greedy, or "
                           "clairvoyant (knows the stock)"))

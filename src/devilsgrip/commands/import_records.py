@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from devilsgrip.cli_support import fail, file_name, plain_text, say
-from devilsgrip.commands import add_game_options, read_text
+from devilsgrip.commands import add_game_options, no_record_message, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, ngettext, translate_error
@@ -34,7 +34,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
     if not split_records(text):
-        fail(_("no game record in {path}").format(path=args.file))
+        fail(no_record_message(args.file))
     store = open_or_report(args)
     if store is None:
         return EXIT_STORE

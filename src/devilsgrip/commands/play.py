@@ -19,7 +19,7 @@ def register(sub: Any) -> None:
         help=_("play in the browser (the default)"),
         description=_("Start the game's local server and open it in the browser."),
     )
-    add_game_options(p)
+    add_game_options(p, number=True)
     p.add_argument("--port", type=whole_number("--port", 0, 65535), default=0, metavar="PORT",
                    help=_("port to listen on (default: a free port)"))
     p.add_argument("--host", default="127.0.0.1", metavar="HOST", type=plain_text("--host"),

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from devilsgrip.cli_support import fail, file_name, say
-from devilsgrip.commands import add_game_options, read_text
+from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
 from devilsgrip.game import Game
 from devilsgrip.i18n import _, translate_error
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         if args.game is not None or args.deck is not None or args.moves is not None:
             fail(_("give a record file, or --game/--deck with --moves, not both"))
-        text = read_text(args.record)
+        text = read_record(args.record)
         try:
             game = Game.from_record(text)
         except RecordError as exc:

@@ -11,7 +11,7 @@ import time
 from typing import Any, Final
 
 from devilsgrip.cli_support import fail, seconds, whole_number
-from devilsgrip.commands import add_game_options, db_path, read_text
+from devilsgrip.commands import add_game_options, db_path, read_record
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
 
@@ -95,7 +95,7 @@ def _game(args: argparse.Namespace) -> tuple[Game, int | None]:
     if chosen != 1:
         fail(_("give a record file (or -), --last, or --game-id"))
     if args.record is not None:
-        return Game.from_record(read_text(args.record)), None
+        return Game.from_record(read_record(args.record)), None
     from devilsgrip.store import Store
 
     with Store.open(db_path(args)) as store:

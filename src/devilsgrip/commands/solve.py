@@ -19,7 +19,7 @@ def register(sub: Any) -> None:
         description=_("Find the best possible final score of a deal or position, knowing "
                       "the order of the stock, and a line of moves that reaches it."),
     )
-    add_game_options(p)
+    add_game_options(p, number=True)
     p.add_argument("--position", metavar="POSITION", help=_("a position string"))
     p.add_argument("--moves", metavar="MOVES",
                    help=_("moves to play first, separated by spaces or commas"))

@@ -16,7 +16,7 @@ def register(sub: Any) -> None:
         help=_("play in the terminal"),
         description=_("Play Devil's Grip in the terminal: keys, mouse, hints, saved games."),
     )
-    add_game_options(p)
+    add_game_options(p, number=True)
     p.set_defaults(func=run)
 
 
