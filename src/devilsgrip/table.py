@@ -870,9 +870,29 @@ def say_review(review: Review, game: Game, words: Words) -> str:
             if better:
                 parts.append(sentence(w.gettext("{better} kept them").format(better=better)))
         parts.append(w.gettext("The game ended at {final}.").format(final=final))
+    if game.given_up:
+        parts += _given_up_words(review, w)
     if not review.start_proven or not all(m.proven for m in review.moves):
         parts.append(w.gettext("Values marked ~ are the best lines found, not proven."))
     return " ".join(parts)
+
+
+def _given_up_words(review: Review, words: Words) -> list[str]:
+    """What was still possible when the player gave the game up, if better than its end
+    (a line found is a line that can be played: "possible" holds proven or not)."""
+    last = review.moves[-1].best if review.moves else review.start_best
+    if last >= review.final_score:
+        return []
+    n = len(review.moves)
+    if n == 0:  # the story's first words told what the deal allowed
+        return [words.gettext("It was given up before its first move.")]
+    if last == 0:
+        return [words.ngettext("It was given up after {n} move, when it could still be won.",
+                               "It was given up after {n} moves, when it could still be won.",
+                               n).format(n=n)]
+    return [words.ngettext("It was given up after {n} move, when {best} was still possible.",
+                           "It was given up after {n} moves, when {best} was still possible.",
+                           n).format(n=n, best=last)]
 
 
 def review_session(

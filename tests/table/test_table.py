@@ -403,3 +403,39 @@ def test_refusals_asked_before_acting_match_the_refusal_of_the_act() -> None:
     session.give_up()
     assert table.move_refusal(session, DEAL).code == "game-finished"  # type: ignore[union-attr]
     assert table.drop_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
+    from devilsgrip.review import MoveReview, Review
+
+    words = Words(lang)
+    game = Game(1)
+    game.play_all(["d", "d"])
+    game.give_up()
+    stories = {}
+    for last in (0, 3):
+        review = Review("classic", game.score, 0, True, [
+            MoveReview(1, "d", 0, True, 0, None, None),
+            MoveReview(2, "d", last, True, last, None, None)],
+            first_lost_win=None if last == 0 else 2)
+        stories[last] = table.say_review(review, game, words)
+    fresh = Game(1)
+    fresh.give_up()
+    stories[-1] = table.say_review(Review("classic", fresh.score, 0, True, []), fresh, words)
+    assert len(set(stories.values())) == 3
+    for text in stories.values():
+        assert a_sentence(text) and not NOTATION.search(text)
+    if lang == "en":
+        assert stories[0].endswith(
+            "The game ended at 72. It was given up after 2 moves, when it could still be won.")
+        assert stories[3].endswith("It was given up after 2 moves, when 3 was still possible.")
+        assert stories[-1] == ("Winnable from the deal. The game ended at 72. "
+                               "It was given up before its first move.")
+    played = Game(1)
+    played.play_all(["d", "d"])  # over by the cards, not given up: no such words
+    review = Review("classic", played.score, 0, True, [
+        MoveReview(1, "d", 0, True, 0, None, None), MoveReview(2, "d", 0, True, 0, None, None)])
+    assert words.gettext("It was given up before its first move.") not in \
+        table.say_review(review, played, words)
+    assert "given up" not in table.say_review(review, played, Words("en"))
