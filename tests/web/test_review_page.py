@@ -260,6 +260,8 @@ def test_the_game_history_lists_finished_games_and_opens_their_review(
     page.locator("ol.costly button").first.click()
     ready(page)
     assert page.locator("#deal-number").text_content() == "#3"  # the reviewed deal, not #2
+    # its rules by their label, not their text (single-pass), nor those of the game in play
+    assert "Rules: Single pass" in (page.locator("#rules-line").text_content() or "")
     assert len(arrow_styles(page)) >= 1
     page.keyboard.press("Escape")  # back to the review
     review.wait_for(state="visible")
@@ -268,5 +270,6 @@ def test_the_game_history_lists_finished_games_and_opens_their_review(
     assert rows.nth(1).get_by_role("button").text_content() == "See the review"
     page.keyboard.press("Escape")
     assert page.locator("#deal-number").text_content() == "#2"
+    assert "Rules: Classic" in (page.locator("#rules-line").text_content() or "")
     errors: list[str] = page.errors  # type: ignore[attr-defined]
     assert errors == [], errors

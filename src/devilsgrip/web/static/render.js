@@ -161,7 +161,10 @@ export function render() {
   const finished = own.over || own.won || own.given_up;
   app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: Boolean(game.clock_running) };
   renderClock();
-  const parts = [t("Rules: {rules}", { rules: viewing || !st.labels ? v.rules : st.labels.rules })];
+  // the rules by their label in the player's language: those of a reviewed game of the
+  // history come with its review, the best line's are the game's own
+  const label = viewing && app.viewer.rules ? app.viewer.rules : st.labels && st.labels.rules;
+  const parts = [t("Rules: {rules}", { rules: label || v.rules })];
   if (number) parts.push(t("Deal #{number}", { number }));
   if (v.redeals_left !== null && v.redeals_left !== undefined) {
     parts.push(t("Redeals left: {count}", { count: v.redeals_left }));

@@ -44,7 +44,7 @@ export function openReviewViewer(doc, n, onClose) {
   const costly = new Map(doc.costly.map((c) => [c.n, c]));
   const sol = { moves, positions: doc.positions, score: doc.review.final_score };
   app.viewer = { sol, index: Math.max(0, Math.min(moves.length, n - 1)), running: false,
-    review: { costly, deal: doc.deal, onClose }, number: doc.number ?? null };
+    review: { costly, deal: doc.deal, onClose }, number: doc.number ?? null, rules: doc.rules };
   document.body.classList.add("replaying", "reviewing");
   render();
   renderViewer();
