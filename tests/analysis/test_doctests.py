@@ -1,4 +1,4 @@
-"""The examples in the analysis modules' docstrings run as tests."""
+"""The examples in the analysis and table modules' docstrings run as tests."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 @pytest.mark.parametrize("name", [
     "devilsgrip.analysis", "devilsgrip.analysis.runner", "devilsgrip.analysis.summary",
-    "devilsgrip.analysis.report",
+    "devilsgrip.analysis.report", "devilsgrip.table", "devilsgrip.table.places",
 ])
 def test_doctests(name: str) -> None:
     module = importlib.import_module(name)

@@ -1,0 +1,162 @@
+"""The lifecycle actions on a play session (play, undo, redo, give up, leave, new game,
+play again) and the summary a screen shows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from devilsgrip.game import Game
+from devilsgrip.notation import (
+    Move,
+)
+from devilsgrip.rules import Rules
+from devilsgrip.session import PlaySession
+
+if TYPE_CHECKING:
+    pass
+from devilsgrip.table.policy import give_up_refusal
+from devilsgrip.table.words import (
+    Event,
+    Words,
+    deal_label,
+    rating_label,
+    redeals_label,
+    rules_label,
+    saving_warning,
+    say_end,
+    status_label,
+)
+
+
+def act(game: Game, move: Move) -> Event:
+    """Play ``move`` on a bare game (no session) and return what happened."""
+    game.play(move)
+    return Event("move", game.last_effect())
+
+
+Action = Callable[[], Event]
+"""An action at the table that tells what happened (or raises the reason it is refused)."""
+
+
+def give_up(session: PlaySession) -> Event:
+    problem = give_up_refusal(session)
+    if problem is not None:
+        raise problem
+    session.give_up()
+    return Event("giveup")
+
+
+def close(session: PlaySession) -> str:
+    """The screen closes (the terminal game quits): what becomes of the game.
+
+    A game without a move, or one that is over, is left (see
+    :meth:`PlaySession.leave`); a game in play stays open, offered again next
+    time, with its clock stopped.
+    """
+    if not session.final and (not session.has_moves or session.game.is_over()):
+        return session.leave()
+    session.pause()
+    return "kept"
+
+
+def play(session: PlaySession, move: Move | str) -> Event:
+    """Play ``move`` in the session (checked, saved) and return what happened."""
+    session.play(move)
+    return Event("move", session.game.last_effect())
+
+
+def undo(session: PlaySession) -> Event:
+    effect = session.game.last_effect()
+    session.undo()
+    return Event("undo", effect)
+
+
+def redo(session: PlaySession) -> Event:
+    session.redo()
+    return Event("redo", session.game.last_effect())
+
+
+def new_game(
+    session: PlaySession,
+    *,
+    number: int | None = None,
+    deck: str | None = None,
+    rules: Rules | str | None = None,
+) -> tuple[PlaySession, Event]:
+    """Leave ``session``'s game for a new one (a random deal by default).
+
+    The new deal is checked first: a bad number, deck or rules raises the
+    engine's error and nothing changes.  The game left is ended as
+    :meth:`PlaySession.leave` says; the screen asked the player first when
+    ``session.leave_asks``.
+    """
+    from devilsgrip.session import random_deal_number
+
+    rules = rules if rules is not None else session.game.rules
+    if deck is not None:
+        game = Game(deck=deck, rules=rules)
+    else:
+        game = Game(random_deal_number() if number is None else number, rules=rules)
+    left = session.leave()
+    fresh = PlaySession.begin(session.store, game, session.owner, session.store_error)
+    return fresh, Event("new", left=left)
+
+
+def play_again(session: PlaySession) -> tuple[PlaySession, Event]:
+    """Leave ``session``'s game for a new game of the same deal (play again, restart)."""
+    left = session.leave()
+    return session.again(), Event("again", left=left)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a screen shows about the game beside the cards, in the player's words."""
+
+    deal: str
+    rules: str
+    status: str
+    rating: str
+    score: int
+    moves: int
+    redeals: str
+    best: int | None
+    """The best final score of the other games of this deal (None: none yet or no store)."""
+    new_best: bool
+    """The game is final and beats every earlier game of this deal."""
+    end: str
+    warning: str | None
+    leave_asks: bool
+    final: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal, "rules": self.rules, "status": self.status,
+            "rating": self.rating, "score": self.score, "moves": self.moves,
+            "redeals": self.redeals, "best": self.best, "new_best": self.new_best,
+            "end": self.end, "warning": self.warning, "leave_asks": self.leave_asks,
+            "final": self.final,
+        }
+
+
+def summary(session: PlaySession, words: Words, best: int | None = None) -> Summary:
+    """The summary of ``session`` (``best``: the deal's best, when already looked up)."""
+    game = session.game
+    best = session.best_score() if best is None else best
+    status = session.result or game.status
+    return Summary(
+        deal=deal_label(game, words),
+        rules=rules_label(game.rules, words),
+        status=status_label(status, words),
+        rating=rating_label(game.rating.value, words),
+        score=game.score,
+        moves=game.moves_played,
+        redeals=redeals_label(game, words),
+        best=best,
+        new_best=session.final and best is not None and game.score < best,
+        end=say_end(session, words),
+        warning=saving_warning(session, words),
+        leave_asks=session.leave_asks,
+        final=session.final,
+    )

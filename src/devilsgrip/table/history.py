@@ -1,0 +1,53 @@
+"""The game history: the finished games of a player, labelled in the player's words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from devilsgrip.game import Rating
+
+if TYPE_CHECKING:
+    from devilsgrip.store import GameInfo, Store
+from devilsgrip.table.words import Words, deal_label, rating_label, rules_label, status_label
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """A finished game as the game history lists it, its labels in the player's words."""
+
+    game_id: int
+    number: int | None
+    deal: str
+    rules: str
+    status: str
+    status_label: str
+    score: int
+    rating: str
+    rating_label: str
+    moves: int
+    seconds: float
+    started: str
+    ended: str | None
+    reviewed: bool
+
+
+def history_entry(info: GameInfo, words: Words, reviewed: bool = False) -> HistoryEntry:
+    rating = Rating.of(info.score).value
+    return HistoryEntry(
+        game_id=info.id, number=info.number, deal=deal_label(info, words),
+        rules=rules_label(info.rules, words), status=info.status,
+        status_label=status_label(info.status, words), score=info.score, rating=rating,
+        rating_label=rating_label(rating, words), moves=info.moves,
+        seconds=info.play_seconds, started=info.started, ended=info.ended, reviewed=reviewed)
+
+
+def history(store: Store, owner: str, words: Words, *,
+            limit: int = 100) -> tuple[list[HistoryEntry], int]:
+    """The finished games of ``owner``, the latest to end first (at most ``limit``), and
+    how many finished games there are in all."""
+    finished = store.games(owner=owner, finished=True)
+    finished.sort(key=lambda g: (g.ended or g.updated, g.id), reverse=True)
+    reviewed = store.reviewed(owner)
+    shown = [history_entry(g, words, g.id in reviewed) for g in finished[:limit]]
+    return shown, len(finished)

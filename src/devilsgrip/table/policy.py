@@ -1,0 +1,133 @@
+"""The drop policy and the refusals: what a drop, a swap or a click on the stock plays,
+and why an action is refused."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from devilsgrip.cards import CELL_NAMES, GRID_SIZE
+from devilsgrip.errors import IllegalMoveError
+from devilsgrip.game import Game
+from devilsgrip.notation import (
+    DEAL,
+    REDEAL,
+    Move,
+    grid_build,
+    swap,
+    talon_build,
+)
+from devilsgrip.session import PlaySession
+
+if TYPE_CHECKING:
+    pass
+from devilsgrip.table.places import STOCK, TALON, Place
+
+
+def _refuse(code: str, message: str, **params: Any) -> IllegalMoveError:
+    return IllegalMoveError(code, message, **params)
+
+
+def pick_up_refusal(game: Game, place: Place) -> IllegalMoveError | None:
+    """Why nothing can be picked up at ``place`` (None: it can)."""
+    if game.given_up or place == STOCK:
+        return None if not game.given_up else _refuse("game-given-up", "this game was given up")
+    if place == TALON:
+        return None if game.talon else _refuse("talon-empty", "the talon is empty")
+    if not game.grid[place]:
+        return _refuse("pick-empty", f"{CELL_NAMES[place]} is empty: there is nothing to pick up",
+                       cell=CELL_NAMES[place])
+    return None
+
+
+def drop_move(game: Game, source: Place, target: Place) -> Move | None:
+    """The move that dropping what was picked up at ``source`` on ``target`` plays.
+
+    None when the drop puts the cards back (on their own place).  A legal
+    build is played; a pile dropped on an empty cell swaps with it; anything
+    else raises the engine's :class:`IllegalMoveError` saying why, and
+    nothing changes.  Swapping two piles is :func:`swap_move`, a deliberate
+    action of its own.
+    """
+    if source == target:
+        return None
+    problem = pick_up_refusal(game, source)
+    if problem is not None:
+        raise problem
+    if target >= GRID_SIZE:
+        raise _refuse("drop-off-grid", "cards are dropped on the grid, not on the stock or "
+                      "the talon")
+    if source == STOCK:
+        raise _refuse("drop-from-stock", "the stock is dealt, not dropped")
+    if source == TALON:
+        move = talon_build(target)
+    elif not game.grid[target]:
+        move = swap(source, target)
+    else:
+        move = grid_build(source, target)
+    reason = game.reason(move)
+    if reason is not None:
+        raise reason
+    return move
+
+
+def swap_move(game: Game, a: Place, b: Place) -> Move:
+    """The deliberate swap of the piles of cells ``a`` and ``b`` (checked)."""
+    if a >= GRID_SIZE or b >= GRID_SIZE:
+        raise _refuse("swap-off-grid", "only the cells of the grid swap their piles")
+    if a == b:
+        raise _refuse("move-same-cell", "a swap needs two different cells")
+    move = swap(a, b)
+    reason = game.reason(move)
+    if reason is not None:
+        raise reason
+    return move
+
+
+def refusal(game: Game, source: Place, target: Place) -> IllegalMoveError | None:
+    """Why dropping ``source`` on ``target`` is refused (None when it plays or puts back)."""
+    try:
+        drop_move(game, source, target)
+    except IllegalMoveError as exc:
+        return exc
+    return None
+
+
+def _final_refusal(session: PlaySession) -> IllegalMoveError | None:
+    if session.final:
+        return _refuse("game-finished", "this game is finished: its result stands")
+    return None
+
+
+def move_refusal(session: PlaySession, move: Move) -> IllegalMoveError | None:
+    """Why playing ``move`` in the session would be refused (None: it would be played).
+
+    Asked before acting, so a screen need not send what will be refused; the move
+    itself still refuses with the same reason.
+    """
+    return _final_refusal(session) or session.game.reason(move)
+
+
+def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalMoveError | None:
+    """Why the drop of ``source`` on ``target`` would be refused (None: it plays or puts back)."""
+    return _final_refusal(session) or refusal(session.game, source, target)
+
+
+def stock_move(game: Game) -> Move:
+    """What a click on the stock plays: a deal, or a redeal once the stock is empty."""
+    return DEAL if game.stock else REDEAL
+
+
+def give_up_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why this game cannot be given up (None: it can)."""
+    if session.game.is_won():
+        return _refuse("game-won", "the game is won: there is nothing to give up")
+    if session.final:
+        return _refuse("game-finished", "this game is finished: its result stands")
+    return None
+
+
+def review_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why this game cannot be reviewed yet (None: it can): a review shows the stock."""
+    if session.final or session.game.is_over():
+        return None
+    return _refuse("game-live", "this game is still being played")
