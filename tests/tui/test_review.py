@@ -9,11 +9,11 @@ from collections.abc import Sequence
 import pytest
 from textual.widgets import OptionList, Static
 
-from devilsgrip import table
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
+from devilsgrip.table import reviews
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import BestLineScreen, GameOverScreen, ReviewScreen
@@ -145,13 +145,13 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
     Asked twice while it runs, the review is worked out once."""
     moves = play_game(Game(7), "greedy").move_stack
     made: list[int] = []
-    review_session = table.review_session
+    review_session = reviews.review_session
 
     def counted(*args: object, **kwargs: object) -> object:
         made.append(1)
         return review_session(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(table, "review_session", counted)
+    monkeypatch.setattr(reviews, "review_session", counted)
 
     async def scenario() -> None:
         app = _app(store)

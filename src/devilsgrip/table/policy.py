@@ -3,7 +3,7 @@ and why an action is refused."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE
 from devilsgrip.errors import IllegalMoveError
@@ -17,9 +17,6 @@ from devilsgrip.notation import (
     talon_build,
 )
 from devilsgrip.session import PlaySession
-
-if TYPE_CHECKING:
-    pass
 from devilsgrip.table.places import STOCK, TALON, Place
 
 
@@ -39,14 +36,14 @@ def pick_up_refusal(game: Game, place: Place) -> IllegalMoveError | None:
     return None
 
 
-def drop_move(game: Game, source: Place, target: Place) -> Move | None:
-    """The move that dropping what was picked up at ``source`` on ``target`` plays.
+def drop_candidate(game: Game, source: Place, target: Place) -> Move | None:
+    """The move that dropping what was picked up at ``source`` on ``target`` asks for.
 
-    None when the drop puts the cards back (on their own place).  A legal
-    build is played; a pile dropped on an empty cell swaps with it; anything
-    else raises the engine's :class:`IllegalMoveError` saying why, and
-    nothing changes.  Swapping two piles is :func:`swap_move`, a deliberate
-    action of its own.
+    None when the drop puts the cards back (on their own place).  From the talon, a
+    build; a pile dropped on an empty cell, a swap with it; on a pile, a build.  What
+    the policy itself refuses (nothing to pick up, a drop off the grid, the stock
+    dropped) raises :class:`IllegalMoveError`; the engine checks the move when it is
+    played (:func:`drop_move` checks it at once).
     """
     if source == target:
         return None
@@ -59,24 +56,42 @@ def drop_move(game: Game, source: Place, target: Place) -> Move | None:
     if source == STOCK:
         raise _refuse("drop-from-stock", "the stock is dealt, not dropped")
     if source == TALON:
-        move = talon_build(target)
-    elif not game.grid[target]:
-        move = swap(source, target)
-    else:
-        move = grid_build(source, target)
-    reason = game.reason(move)
-    if reason is not None:
-        raise reason
+        return talon_build(target)
+    if not game.grid[target]:
+        return swap(source, target)
+    return grid_build(source, target)
+
+
+def drop_move(game: Game, source: Place, target: Place) -> Move | None:
+    """The move that dropping what was picked up at ``source`` on ``target`` plays.
+
+    None when the drop puts the cards back (on their own place).  A legal
+    build is played; a pile dropped on an empty cell swaps with it; anything
+    else raises the engine's :class:`IllegalMoveError` saying why, and
+    nothing changes.  Swapping two piles is :func:`swap_move`, a deliberate
+    action of its own.
+    """
+    move = drop_candidate(game, source, target)
+    if move is not None:
+        reason = game.reason(move)
+        if reason is not None:
+            raise reason
     return move
 
 
-def swap_move(game: Game, a: Place, b: Place) -> Move:
-    """The deliberate swap of the piles of cells ``a`` and ``b`` (checked)."""
+def swap_candidate(game: Game, a: Place, b: Place) -> Move:
+    """The deliberate swap of the piles of cells ``a`` and ``b`` (the engine checks it as
+    it is played)."""
     if a >= GRID_SIZE or b >= GRID_SIZE:
         raise _refuse("swap-off-grid", "only the cells of the grid swap their piles")
     if a == b:
         raise _refuse("move-same-cell", "a swap needs two different cells")
-    move = swap(a, b)
+    return swap(a, b)
+
+
+def swap_move(game: Game, a: Place, b: Place) -> Move:
+    """The deliberate swap of the piles of cells ``a`` and ``b`` (checked)."""
+    move = swap_candidate(game, a, b)
     reason = game.reason(move)
     if reason is not None:
         raise reason
@@ -92,7 +107,8 @@ def refusal(game: Game, source: Place, target: Place) -> IllegalMoveError | None
     return None
 
 
-def _final_refusal(session: PlaySession) -> IllegalMoveError | None:
+def final_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why nothing more is played in this game: its result stands (None: it is not final)."""
     if session.final:
         return _refuse("game-finished", "this game is finished: its result stands")
     return None
@@ -104,12 +120,12 @@ def move_refusal(session: PlaySession, move: Move) -> IllegalMoveError | None:
     Asked before acting, so a screen need not send what will be refused; the move
     itself still refuses with the same reason.
     """
-    return _final_refusal(session) or session.game.reason(move)
+    return final_refusal(session) or session.game.reason(move)
 
 
 def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalMoveError | None:
     """Why the drop of ``source`` on ``target`` would be refused (None: it plays or puts back)."""
-    return _final_refusal(session) or refusal(session.game, source, target)
+    return final_refusal(session) or refusal(session.game, source, target)
 
 
 def stock_move(game: Game) -> Move:

@@ -19,6 +19,8 @@ from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, translate_error
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store, StoreError
+from devilsgrip.table import Words
+from devilsgrip.table.controller import Outcome, Refusal, Table
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import ResumeScreen, StatsScreen
 
@@ -63,7 +65,9 @@ class DevilsGripApp(App[None]):
         self.hint_time = hint_time
         self.solve_time = solve_time
         self.dialog_guard = dialog_guard
-        self.session: PlaySession | None = None
+        self.table: Table | None = None
+        """The controller of the game being played (None before the first and after the
+        last)."""
         self.game_screen: GameScreen | None = None
         settings = table.decode_settings(self._saved_settings())
         self.four_colour: bool = settings["four_colour"]
@@ -120,36 +124,45 @@ class DevilsGripApp(App[None]):
         self.show_session(session)
 
     def show_session(self, session: PlaySession, event: table.Event | None = None) -> None:
-        self.session = session
+        self.table = Table(session, Words())
+        self.show_table(event)
+
+    def show_table(self, event: table.Event | None = None) -> None:
+        assert self.table is not None
         warning, self.warning = self.warning, None
         if self.game_screen is None:
             self.game_screen = GameScreen(
-                session, four_colour=self.four_colour, hint_time=self.hint_time,
+                self.table, four_colour=self.four_colour, hint_time=self.hint_time,
                 solve_time=self.solve_time, flourish_delay=self.flourish_delay,
                 dialog_guard=self.dialog_guard, warning=warning)
             self.push_screen(self.game_screen)
         else:
-            self.game_screen.set_session(session, event, warning)
+            self.game_screen.set_table(self.table, event, warning)
+
+    @property
+    def session(self) -> PlaySession | None:
+        """The session of the game being played (read it; act through :attr:`table`)."""
+        return None if self.table is None else self.table.session
 
     # ------------------------------------------------- messages from the game
     @on(GameScreen.NewGame)
     def new_game(self, message: GameScreen.NewGame) -> None:
-        self._replace(lambda old: table.new_game(old, number=message.number))
+        self._replace(lambda controller: controller.new_game(number=message.number))
 
     @on(GameScreen.PlayAgain)
     def play_again(self, message: GameScreen.PlayAgain) -> None:
-        self._replace(table.play_again)
+        self._replace(lambda controller: controller.again())
 
-    def _replace(self, how: Callable[[PlaySession], tuple[PlaySession, table.Event]]) -> None:
-        session = self.session
-        if session is None or self.game_screen is None:
+    def _replace(self, how: Callable[[Table], Outcome]) -> None:
+        controller = self.table
+        if controller is None or self.game_screen is None:
             return
         try:
-            fresh, event = how(session)
-        except DevilsGripError as exc:
-            self.game_screen.refuse(exc)
+            outcome = how(controller)
+        except Refusal as refusal:
+            self.game_screen.refuse(refusal)
             return
-        self.show_session(fresh, event)
+        self.show_table(outcome.event)
 
     @on(GameScreen.ToggleFourColour)
     def four_colour_toggled(self, message: GameScreen.ToggleFourColour) -> None:
@@ -176,10 +189,10 @@ class DevilsGripApp(App[None]):
         Called when the player quits, and once more by the command after the
         app has stopped (Ctrl+C); the second call finds nothing to do.
         """
-        session, self.session = self.session, None
-        if session is not None:
+        controller, self.table = self.table, None
+        if controller is not None:
             with contextlib.suppress(DevilsGripError):
-                table.close(session)
+                controller.close()
 
     def action_help_quit(self) -> None:
         """Ctrl+C: say how to quit, in the player's language (Textual's own words are English)."""

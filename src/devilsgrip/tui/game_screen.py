@@ -17,8 +17,8 @@ that apply now (:meth:`GameScreen.key_hints`) and the help lists them all
 
 from __future__ import annotations
 
-import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
@@ -37,10 +37,11 @@ from textual.widgets import Static
 from devilsgrip import table
 from devilsgrip.cards import COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.game import Game, Pile
+from devilsgrip.game import Pile
 from devilsgrip.i18n import N_, _
 from devilsgrip.notation import Move
 from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Place, Words
+from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table
 from devilsgrip.tui.places import PLACES, step
 from devilsgrip.tui.screens import (
     BestLineScreen,
@@ -121,6 +122,8 @@ class Shown(NamedTuple):
     saving: bool
     over: bool
     won: bool
+    applies: frozenset[str]
+    """The game's actions that may be taken now (the controller's answer)."""
 
 
 class GameScreen(Screen[None]):
@@ -217,10 +220,10 @@ class GameScreen(Screen[None]):
     class HintFound(Message):
         bubble = False
 
-        def __init__(self, hint: Hint | None, game: Game, token: int) -> None:
+        def __init__(self, hint: Hint | None, job: HintJob, token: int) -> None:
             super().__init__()
             self.hint = hint
-            self.game = game
+            self.job = job
             self.token = token
 
     class SearchFailed(Message):
@@ -243,12 +246,13 @@ class GameScreen(Screen[None]):
             self.moves = moves
             self.token = token
 
-    def __init__(self, session: PlaySession, *, four_colour: bool = False,
+    def __init__(self, controller: Table, *, four_colour: bool = False,
                  hint_time: float = 1.0, solve_time: float = 10.0,
                  flourish_delay: float = 0.25, dialog_guard: float = 0.5,
                  warning: str | None = None) -> None:
         super().__init__()
-        self.session = session
+        self.table = controller
+        """The one door to the game: every action goes through it."""
         self.set_reactive(GameScreen.four_colour, four_colour)
         self.hint_time = hint_time
         self.solve_time = solve_time
@@ -267,11 +271,15 @@ class GameScreen(Screen[None]):
         """The review being worked out, while it runs (its progress is shown)."""
         self._best_line_token: int | None = None
         """The game whose best line is being worked out, while it is."""
-        self._was_over = session.game.is_over()
-        self._best = session.best_score()
+        self._was_over = controller.game.is_over()
         self._places: dict[Place, PlaceWidget] = {}
         self._pending: list[Move] = []
-        self._saving = session.saving
+        self._saving = controller.session.saving
+
+    @property
+    def session(self) -> PlaySession:
+        """The session the controller plays (read it; act through :attr:`table`)."""
+        return self.table.session
 
     @property
     def status(self) -> str:
@@ -325,10 +333,11 @@ class GameScreen(Screen[None]):
         self._show_keys()
 
     # ---------------------------------------------------------- the session
-    def set_session(self, session: PlaySession, event: Event | None = None,
-                    warning: str | None = None) -> None:
+    def set_table(self, controller: Table, event: Event | None = None,
+                  warning: str | None = None) -> None:
         """Play another game on this screen (new game, play again, resume)."""
-        self.session = session
+        self.table = controller
+        session = controller.session
         self.picked = None
         self.busy = False
         self._pending = []
@@ -337,7 +346,6 @@ class GameScreen(Screen[None]):
         self._clear_hint()
         self._token += 1
         self._was_over = session.game.is_over()
-        self._best = session.best_score()
         self._warning = warning
         self._arrange_if_won()
         self.sync()
@@ -370,14 +378,14 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------------- drawing
     def sync(self) -> None:
-        """Take what the table shows from the session (after every change)."""
-        game = self.session.game
-        view = game.view(with_legal=False)
+        """Take what the table shows from the controller's snapshot (after every change)."""
+        snap = self.table.snapshot()
+        view = snap.view
         grid = self.display_grid if self.display_grid is not None else view.grid
         self.shown = Shown(
             grid=tuple(grid), stock=view.stock_count, talon=tuple(view.talon),
-            about=table.summary(self.session, Words(), self._best),
-            saving=self.session.saving, over=game.is_over(), won=game.is_won())
+            about=snap.summary, saving=snap.saving, over=view.over, won=view.won,
+            applies=snap.applies)
 
     def watch_shown(self, shown: Shown | None) -> None:
         if shown is None:
@@ -437,14 +445,13 @@ class GameScreen(Screen[None]):
         assert self.shown is not None
         about = self.shown.about
         words = Words()
-        game = self.session.game
         items = [
             Text(_("score: {score}").format(score=about.score), style="bold"),
             Text(_("rating: {rating}").format(rating=about.rating)),
             Text(words.ngettext("{n} move", "{n} moves", about.moves).format(n=about.moves)),
             Text(about.redeals),
-            Text(about.status, style="bold green" if game.is_won() else
-                 "bold" if self.session.final or game.is_over() else ""),
+            Text(about.status, style="bold green" if self.shown.won else
+                 "bold" if about.final or self.shown.over else ""),
         ]
         if about.best is not None:
             items.append(Text(_("best on this deal: {score}").format(score=about.best)))
@@ -454,8 +461,10 @@ class GameScreen(Screen[None]):
         """Show ``message`` in the status area (refusals in the error style)."""
         self.said = Said(message, error)
 
-    def refuse(self, exc: DevilsGripError) -> None:
-        self.say(table.say_error(exc, Words()), error=True)
+    def refuse(self, refusal: Refusal | DevilsGripError) -> None:
+        """Show why an action was refused, in the error style."""
+        text = refusal.text if isinstance(refusal, Refusal) else table.say_error(refusal, Words())
+        self.say(text, error=True)
 
     # ------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -472,8 +481,6 @@ class GameScreen(Screen[None]):
         if self.busy:
             return action in ALWAYS
         held = self.picked is not None
-        session = self.session
-        game = session.game
         if action in ("put_back",):
             return held
         if action == "swap":
@@ -481,25 +488,11 @@ class GameScreen(Screen[None]):
         if held:
             return action in ALWAYS | {"activate"}
         if action == "activate":
-            return not session.final
-        if session.final or game.is_over():
-            # what is left to do: undo, look back at the game, or another game
-            return action in ALWAYS | {"undo", "review", "best_line", "new_game",
-                                       "restart"} and (action != "undo" or session.can_undo)
-        if action in ("review", "best_line"):
-            return False  # they show the stock: only once the game has ended
-        if action == "deal":
-            return game.reason(DEAL) is None and not session.final
-        if action == "redeal":
-            return game.reason(REDEAL) is None and not session.final
-        if action == "undo":
-            return session.can_undo
-        if action == "redo":
-            return session.can_redo
-        if action == "hint":
-            return table.hint_refusal(session, Words()) is None
-        if action == "give_up":
-            return table.give_up_refusal(session) is None
+            return not self.session.final
+        if action in ACTIONS:
+            shown = self.shown
+            return action in (shown.applies if shown is not None else
+                              self.table.snapshot().applies)
         return True
 
     def key_label(self, binding: Binding) -> str:
@@ -572,29 +565,20 @@ class GameScreen(Screen[None]):
     def action_activate(self) -> None:
         """Enter, space or a click: pick up what is under the cursor, or drop it there."""
         place = self.cursor
-        game = self.session.game
         if self.picked is None:
             if place == STOCK:
-                self.play(table.stock_move(game))
+                self._act(self.table.stock)
                 return
-            problem = table.pick_up_refusal(game, place)
-            if problem is not None:
-                self.refuse(problem)
+            try:
+                picked = self.table.pick_up(place)
+            except Refusal as refusal:
+                self.refuse(refusal)
                 return
             self.picked = place
-            self.say(table.say_picked(game, place, Words()))
+            self.say(picked.said)
             return
         source = self.picked
-        try:
-            move = table.drop_move(game, source, place)
-        except DevilsGripError as exc:
-            self.picked = None
-            self.refuse(exc)
-            return
-        if move is None:
-            self.action_put_back()
-        else:
-            self.play(move)
+        self._act(lambda: self.table.drop(source, place))
 
     def action_swap(self) -> None:
         """``x``: swap the picked-up pile with the cell under the cursor."""
@@ -602,16 +586,8 @@ class GameScreen(Screen[None]):
             self.say(_("To swap, pick up a pile with Enter, move to another cell and press x."),
                      error=True)
             return
-        if self.picked == self.cursor:
-            self.action_put_back()
-            return
-        try:
-            move = table.swap_move(self.session.game, self.picked, self.cursor)
-        except DevilsGripError as exc:
-            self.picked = None
-            self.refuse(exc)
-            return
-        self.play(move)
+        source, target = self.picked, self.cursor
+        self._act(lambda: self.table.drop(source, target, swap=True))
 
     def action_put_back(self) -> None:
         if self.picked is not None:
@@ -620,23 +596,27 @@ class GameScreen(Screen[None]):
 
     # --------------------------------------------------------------- moves
     def play(self, move: Move) -> bool:
-        """Ask the session to play ``move``; show why when it is refused."""
+        """Ask the controller to play ``move``; show why when it is refused."""
+        return self._act(lambda: self.table.play(move))
+
+    def _act(self, action: Callable[[], Outcome]) -> bool:
         if self.busy:
             return False
-        return self._act(lambda: table.play(self.session, move))
-
-    def _act(self, action: table.Action) -> bool:
         try:
-            event = action()
-        except DevilsGripError as exc:
+            outcome = action()
+        except Refusal as refusal:
             self.picked = None
-            self._after_refusal(exc)
+            self._after_refusal(refusal)
             return False
-        self.after_change(table.say_event(event, self.session.game, Words()))
+        if outcome.event.kind == "putback":
+            self.picked = None
+            self.say(outcome.said)
+            return True
+        self.after_change(outcome.said)
         return True
 
-    def _after_refusal(self, exc: DevilsGripError) -> None:
-        if getattr(exc, "code", "") == "store-game-changed":
+    def _after_refusal(self, refusal: Refusal) -> None:
+        if refusal.kind == "changed":
             # another program changed this game: the session read it again
             self.display_grid = None
             self._arrange_if_won()
@@ -644,8 +624,8 @@ class GameScreen(Screen[None]):
             self.sync()
             self.say(table.say_event(Event("changed"), self.session.game, Words()), error=True)
             return
-        self.refuse(exc)
-        if getattr(exc, "code", "") == "stock-empty":
+        self.refuse(refusal)
+        if refusal.code == "stock-empty":
             self._say_after(_("Press r to turn the talon over: it becomes the stock again.")
                             if self.session.game.reason(REDEAL) is None else "")
 
@@ -672,7 +652,6 @@ class GameScreen(Screen[None]):
         ended = game.is_over() or self.session.final
         if ended and not self._was_over:
             self._was_over = True
-            self._best = self.session.best_score()
             self.sync()
             if game.is_won():
                 self.start_flourish()
@@ -687,12 +666,10 @@ class GameScreen(Screen[None]):
         self.play(REDEAL)
 
     def action_undo(self) -> None:
-        if not self.busy:
-            self._act(lambda: table.undo(self.session))
+        self._act(self.table.undo)
 
     def action_redo(self) -> None:
-        if not self.busy:
-            self._act(lambda: table.redo(self.session))
+        self._act(self.table.redo)
 
     # ----------------------------------------------------- win and game over
     def start_flourish(self) -> None:
@@ -726,13 +703,12 @@ class GameScreen(Screen[None]):
 
     def show_game_over(self) -> None:
         game = self.session.game
-        words = Words()
+        about = self.table.snapshot().summary
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
-            moves=game.moves_played, best=self._best, final=self.session.final,
-            given_up=game.given_up,
-            new_best=table.summary(self.session, words, self._best).new_best,
-            why=table.say_why_ended(self.session, words), guard=self.dialog_guard,
+            moves=game.moves_played, best=about.best, final=about.final,
+            given_up=game.given_up, new_best=about.new_best,
+            why=table.say_why_ended(self.session, Words()), guard=self.dialog_guard,
         )
         self.open_dialog(screen, self._game_over_done)
 
@@ -769,24 +745,20 @@ class GameScreen(Screen[None]):
 
     def show_review(self) -> None:
         """Where the game lost its cards (a game that has ended: it is final from then on)."""
-        problem = table.review_refusal(self.session)
-        if problem is not None:
-            self.refuse(problem)
-            return
         if self._review_run is not None and self._review_run.token == self._token:
             self._review_tick()  # already being worked out: how far it is
             return
         try:
-            self.session.make_final()  # at once: the keys shown are those of a final game
-        except DevilsGripError as exc:
-            self.refuse(exc)
+            self.table.review_start()  # at once: the keys shown are those of a final game
+        except Refusal as refusal:
+            self.refuse(refusal)
             return
         self.sync()
         self.say(_("Reviewing the game…"))
         self._end_review_run()
         self._review_run = _ReviewRun(self._token, time.monotonic(), self.said,
                                       self.set_interval(REVIEW_TICK, self._review_tick))
-        self.compute_review(self._token)
+        self.compute_review(self.table, self._token)
 
     def _review_tick(self) -> None:
         """The review's progress, as the time passes (one of its searches may take
@@ -810,11 +782,11 @@ class GameScreen(Screen[None]):
         run.timer.stop()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
-    def compute_review(self, token: int) -> None:
-        session = self.session
+    def compute_review(self, controller: Table, token: int) -> None:
+        session = controller.session
         try:
             # its progress is told by the screen's timer (_review_tick): the seconds
-            review = table.review_session(session, time_limit=self.solve_time)
+            review = controller.review(time_limit=self.solve_time)
         except Exception:  # a failing review must not end the game
             self.post_message(self.SearchFailed(token, "review"))
             return
@@ -836,30 +808,25 @@ class GameScreen(Screen[None]):
     def show_best_line(self) -> None:
         """The solver's best line for this deal: once shown, the game's result stands."""
         try:
-            self.session.make_final()
-        except DevilsGripError as exc:
-            self.refuse(exc)
+            self.table.best_line_start()
+        except Refusal as refusal:
+            self.refuse(refusal)
             return
         self.sync()
         self.say(_("Searching for the best line…"))
         if self._best_line_token == self._token:
             return  # already being worked out
         self._best_line_token = self._token
-        start = self.session.game.copy()
-        start.restart()
-        self.compute_best_line(start, self._token)
+        self.compute_best_line(self.table, self._token)
 
     @work(thread=True, exclusive=True, group="best", exit_on_error=False)
-    def compute_best_line(self, start: Game, token: int) -> None:
-        from devilsgrip.solver import solve
-
+    def compute_best_line(self, controller: Table, token: int) -> None:
         try:
-            result = solve(start, time_limit=self.solve_time)
+            line = controller.best_line(time_limit=self.solve_time)
         except Exception:  # a failing search must not end the game
             self.post_message(self.SearchFailed(token, "best"))
             return
-        self.post_message(self.BestLineFound(result.score, bool(result.proven),
-                                             tuple(result.moves), token))
+        self.post_message(self.BestLineFound(line.score, line.proven, line.moves, token))
 
     @on(BestLineFound)
     def _best_line_found(self, message: BestLineFound) -> None:
@@ -874,25 +841,25 @@ class GameScreen(Screen[None]):
 
     # ---------------------------------------------------------------- hints
     def action_hint(self) -> None:
-        refusal = table.hint_refusal(self.session, Words())
-        if refusal is not None:
-            self.say(refusal, error=True)
+        try:
+            job = self.table.hint_job()
+        except Refusal as refusal:
+            self.say(refusal.text, error=True)
             return
         self.say(_("Thinking of a hint…"))
-        game = self.session.game.copy()
-        self.compute_hint(game, self._token)
+        self.compute_hint(job, self._token)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def compute_hint(self, game: Game, token: int) -> None:
+    def compute_hint(self, job: HintJob, token: int) -> None:
         """In a worker thread: ask the honest player, then post the answer to the screen."""
         from devilsgrip.solver import hint
 
         try:
-            result = hint(game, time_limit=self.hint_time)
+            result = hint(job.game.copy(), time_limit=self.hint_time)
         except Exception:  # a failing hint must not end the game
             self.post_message(self.SearchFailed(token))
             return
-        self.post_message(self.HintFound(result, game, token))
+        self.post_message(self.HintFound(result, job, token))
 
     @on(SearchFailed)
     def _search_failed(self, message: SearchFailed) -> None:
@@ -910,16 +877,14 @@ class GameScreen(Screen[None]):
     def _hint_found(self, message: HintFound) -> None:
         if message.token != self._token:
             return  # the game moved on while the hint was computed
-        result, game = message.hint, message.game
-        if result is None:
+        found = self.table.hint_found(message.job, message.hint)
+        if found.move is None:
             self._clear_hint()
-            self.say(table.say_hint(None, game, Words()), error=True)
+            self.say(found.text, error=True)
             return
-        self.hint_move = result.move
-        self.hint_places = table.move_places(result.move)
-        with contextlib.suppress(DevilsGripError):  # the hint count is best effort
-            self.session.record_hint(result.move)
-        self.say(table.say_hint(result, game, Words()))
+        self.hint_move = found.move
+        self.hint_places = found.places
+        self.say(found.text)
 
     def _clear_hint(self) -> None:
         self.hint_move = None
@@ -928,16 +893,10 @@ class GameScreen(Screen[None]):
     # ---------------------------------------------- leaving and ending games
     def _leave_then(self, then: Message) -> None:
         """Post ``then`` (a new game, play again), asking first when it ends this game."""
-        if not self.session.leave_asks:
+        text = self.table.leave_warning()
+        if text is None:
             self.post_message(then)
             return
-        game = self.session.game
-        if game.is_over():
-            text = _("It then counts as over, with score {score}.").format(
-                score=game.score)
-        else:
-            text = _("It then counts as given up, with score {score}.").format(
-                score=game.score)
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -960,14 +919,14 @@ class GameScreen(Screen[None]):
         self._leave_then(self.PlayAgain())
 
     def action_give_up(self) -> None:
-        problem = table.give_up_refusal(self.session)
+        problem = self.table.give_up_refusal()
         if problem is not None:
             self.refuse(problem)
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self._act(lambda: table.give_up(self.session))
+                self._act(self.table.give_up)
             else:
                 self.say(_("You keep playing this game."))
 

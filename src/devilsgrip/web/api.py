@@ -1,70 +1,77 @@
-"""The JSON API of the browser game (the contract in ``docs/ARCHITECTURE.md``).
+"""The browser game's API as plain functions (the contract in ``docs/ARCHITECTURE.md``).
 
-Every handler gets the request, the server's state, the browser and the words
-of the browser's language; every state sent comes from :meth:`View.to_dict`,
-which never contains the order of unseen stock cards."""
+:func:`handle` takes the server's state, the browser's session token and one
+:class:`Call` (method, path, query, JSON body, languages accepted) and returns
+a :class:`Reply` (status and JSON).  It imports no HTTP framework: the HTTP
+adapter (:mod:`devilsgrip.web.app`) wraps it, and any other transport can call
+it the same way.  Every action goes through the browser's
+:class:`~devilsgrip.table.controller.Table`; every state sent comes from its
+snapshot, whose view never contains the order of unseen stock cards.
+
+>>> from devilsgrip.web.options import ServerOptions
+>>> from devilsgrip.web.browsers import WebState
+>>> web = WebState(ServerOptions(use_store=False, game=5))
+>>> reply = handle(web, None, Call("POST", "/api/stock"))
+>>> reply.status, reply.body["announce"]
+(200, 'Dealt 3 cards: 8♥, K♦, Q♦.')
+>>> refused = handle(web, reply.token, Call("POST", "/api/drop", data={"from": "a1", "to": "b1"}))
+>>> refused.status, refused.body["error"]
+(409, 'card-is-base')
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import sqlite3
-from collections.abc import Awaitable, Callable
-from functools import partial
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from typing import Any, Final
-
-import anyio
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 
 from devilsgrip import i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
-from devilsgrip.errors import DevilsGripError, IllegalMoveError
+from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
-from devilsgrip.solver import hint as find_hint
-from devilsgrip.solver import solve
-from devilsgrip.store import StoreError
-from devilsgrip.table import ANIMATIONS, Event
+from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.bodies import bool_field, only_keys, read_json, rules_field, string_field
-from devilsgrip.web.browsers import Browser, WebState, cookie_token, set_cookie
-from devilsgrip.web.responses import SafeJSONResponse, WebError, error_response, shown
+from devilsgrip.table.controller import BestLine, Refusal, Snapshot
+from devilsgrip.web import reviews
+from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
+from devilsgrip.web.browsers import Browser, WebState
+from devilsgrip.web.calls import Call, Reply
+from devilsgrip.web.responses import WebError, shown
 
 HINT_PATIENCE: Final = 6.0
 """How many times its time limit the server waits for a hint before it gives up: the
 hint's budgets are counted in nodes, which a busy machine takes longer to search."""
-_TOLD_WITH_END: Final = frozenset({"move", "undo", "redo", "resume", "load", "changed"})
 
 
-def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
+Handler = Callable[[WebState, Browser, Call, Tr], dict[str, Any]]
+PublicHandler = Callable[[WebState, Call, Tr], dict[str, Any]]
+
+_REFUSAL_STATUS: Final = {"illegal": 409, "changed": 409, "input": 400, "store": 503}
+
+
+def state_doc(snap: Snapshot, lang: str) -> dict[str, Any]:
     """The state document every game response carries (see the API contract)."""
-    session = browser.session
-    game: Game = session.game
-    best: int | None = None
-    with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
-        best = session.best_score()
-    about = table.summary(session, tr, best)
-    told = table.say_event(browser.event, game, tr)
-    end = about.end if browser.event.kind in _TOLD_WITH_END else ""
-    announce = " ".join(s for s in (told, end) if s)
-    won = game.is_won()
+    from devilsgrip.web.views import view_dict
+
+    about = snap.summary
     return {
-        "view": game.view().to_dict(),
+        "view": view_dict(snap.view),
         "game": {
-            "id": session.game_id,
-            "number": game.number,
-            "rules": str(game.rules),
-            "saving": session.saving,
+            "id": snap.game_id,
+            "number": snap.number,
+            "rules": snap.rules,
+            "saving": snap.saving,
             "warning": about.warning,
-            "best_score": best,
+            "best_score": about.best,
             "new_best": about.new_best,
-            "final": session.final,
-            "leave_asks": session.leave_asks,
-            "started": session.started,
-            "elapsed": round(session.elapsed(), 1),
-            "clock_running": session.clock_running,
+            "final": about.final,
+            "leave_asks": about.leave_asks,
+            "started": snap.started,
+            "elapsed": snap.elapsed,
+            "clock_running": snap.clock_running,
         },
         "labels": {
             "deal": about.deal,
@@ -73,107 +80,77 @@ def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
             "rating": about.rating,
             "redeals": about.redeals,
             "end": about.end,
+            "leave": snap.leave_warning,
         },
-        "can_undo": session.can_undo,
-        "can_redo": session.can_redo,
-        "last_move": browser.last_move,
-        "announce": announce,
-        "arrangement": [m.text() for m in game.arrangement()] if won else [],
-        "lang": tr.lang,
+        "can_undo": snap.can_undo,
+        "can_redo": snap.can_redo,
+        "last_move": snap.last_move.text() if snap.last_move is not None else None,
+        "announce": snap.announce,
+        "arrangement": [m.text() for m in snap.arrangement],
+        "lang": lang,
     }
 
 
-Handler = Callable[[Request, WebState, Browser, Tr], Awaitable[Response]]
-PublicHandler = Callable[[Request, Tr], Awaitable[Response]]
+def _state(browser: Browser, tr: Tr) -> dict[str, Any]:
+    return state_doc(browser.table.snapshot(), tr.lang)
 
 
-async def blocking(fn: Callable[..., Any], *args: Any) -> Any:
-    """Run ``fn(*args)`` (a store write: it waits for the disk) in a worker thread."""
-    return await anyio.to_thread.run_sync(partial(fn, *args))
+# ----------------------------------------------------------------- the door
+def handle(web: WebState, token: str | None, call: Call) -> Reply:
+    """Answer ``call`` for the browser of ``token`` (a new browser when it has none)."""
+    route = ROUTES.get((call.method, call.path))
+    if route is None:
+        public = PUBLIC_ROUTES.get((call.method, call.path))
+        if public is None:
+            tr = Tr(web.language(call.accept_language, None))
+            return Reply(404, {"error": "not-found", "message": table.sentence(tr.gettext(
+                N_("there is nothing at this address")))})
+        return _public(web, token, call, public)
+    handler, locked = route
+    try:
+        browser, new = web.browser_for(token)
+    except (DevilsGripError, sqlite3.Error, OSError) as exc:
+        tr = Tr(web.language(call.accept_language, None))
+        return Reply(503, {"error": "store-failed", "message": table.say_error(exc, tr)})
+    tr = Tr(web.language(call.accept_language, browser))
+    browser.table.words = tr
+    try:
+        if locked:
+            with browser.lock:
+                body = handler(web, browser, call, tr)
+        else:
+            body = handler(web, browser, call, tr)
+        status = 200
+    except WebError as exc:
+        status, body = exc.status, {"error": exc.code, "message": exc.text(tr)}
+    except (Refusal, DevilsGripError, sqlite3.Error, OSError) as exc:
+        refusal = browser.table.refusal(exc)
+        status = _REFUSAL_STATUS[refusal.kind]
+        body = {"error": refusal.code, "message": refusal.text}
+    return Reply(status, body, browser.token if new or token != browser.token else None)
 
 
-def api(handler: Handler, *, locked: bool = True) -> Callable[[Request], Awaitable[Response]]:
-    """Wrap a handler: find the browser, its language, and turn errors into JSON.
-
-    With ``locked`` the handler runs holding the browser's lock (its requests
-    take turns); other handlers take it themselves around what needs it.
-    """
-
-    async def endpoint(request: Request) -> Response:
-        web: WebState = request.app.state.web
-        token = cookie_token(request)
-        try:
-            browser, new = web.browser_for(token)
-        except (DevilsGripError, sqlite3.Error, OSError) as exc:
-            tr = Tr(web.language(request, None))
-            return error_response(503, "store-failed", table.say_error(exc, tr))
-        tr = Tr(web.language(request, browser))
-        try:
-            if locked:
-                async with browser.lock:
-                    response = await handler(request, web, browser, tr)
-            else:
-                response = await handler(request, web, browser, tr)
-        except WebError as exc:
-            response = error_response(exc.status, exc.code, exc.text(tr))
-        except IllegalMoveError as exc:
-            response = error_response(409, exc.code, table.say_error(exc, tr))
-        except DevilsGripError as exc:
-            if isinstance(exc, StoreError) and exc.code == "store-game-changed":
-                # another window or server wrote this game: the session reloaded it
-                browser.event = Event("changed")
-                browser.last_move = None
-                response = error_response(409, "game-changed", table.sentence(tr.gettext(N_(
-                    "this game was changed in another window: it is shown again as it "
-                    "stands"))))
-            else:
-                response = error_response(400, exc.code, table.say_error(exc, tr))
-        except (sqlite3.Error, OSError) as exc:
-            response = error_response(
-                503, "store-failed",
-                table.sentence(tr.gettext(N_("the game could not be saved: {reason}")).format(
-                    reason=str(exc))),
-            )
-        if new or token != browser.token:
-            set_cookie(response, browser.token)
-        response.headers.setdefault("cache-control", "no-store")
-        return response
-
-    return endpoint
-
-
-def public_api(handler: PublicHandler) -> Callable[[Request], Awaitable[Response]]:
-    """Wrap a handler that needs no game: a known browser's language, no new session."""
-
-    async def endpoint(request: Request) -> Response:
-        web: WebState = request.app.state.web
-        try:
-            browser = web.known_browser(cookie_token(request))
-        except (DevilsGripError, sqlite3.Error, OSError):
-            browser = None
-        tr = Tr(web.language(request, browser))
-        try:
-            response = await handler(request, tr)
-        except WebError as exc:
-            response = error_response(exc.status, exc.code, exc.text(tr))
-        response.headers.setdefault("cache-control", "no-store")
-        return response
-
-    return endpoint
-
-
-def state_response(web: WebState, browser: Browser, tr: Tr) -> JSONResponse:
-    return SafeJSONResponse(game_state(web, browser, tr))
+def _public(web: WebState, token: str | None, call: Call, handler: PublicHandler) -> Reply:
+    """A call that needs no game: a known browser's language, no new session."""
+    try:
+        browser = web.known_browser(token)
+    except (DevilsGripError, sqlite3.Error, OSError):
+        browser = None
+    tr = Tr(web.language(call.accept_language, browser))
+    try:
+        return Reply(200, handler(web, call, tr))
+    except WebError as exc:
+        return Reply(exc.status, {"error": exc.code, "message": exc.text(tr)})
 
 
 # ----------------------------------------------------------------- handlers
-async def get_game(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    return state_response(web, browser, tr)
+def get_game(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    return _state(browser, tr)
 
 
-async def post_new(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A new game; the one being played is left (the page asked the player first)."""
-    data = await read_json(request)
+    data = call.data
     only_keys(data, ("game", "deck", "rules"))
     number = data.get("game")
     deck = string_field(data, "deck", 2000)
@@ -187,263 +164,198 @@ async def post_new(request: Request, web: WebState, browser: Browser, tr: Tr) ->
                            max=MAX_GAME_NUMBER)
         number = table.read_deal_number(number)  # the engine's reason when out of range
     rules = web.rules_of(browser, rules_field(string_field(data, "rules", 200)))
-    session, event = await blocking(
-        partial(table.new_game, browser.session, number=number, deck=deck, rules=rules))
-    web.show(browser, session, event)
-    return state_response(web, browser, tr)
+    browser.table.new_game(number=number, deck=deck, rules=rules)
+    browser.solution = None
+    return _state(browser, tr)
 
 
-async def post_restart(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """The same deal again as a new game; the one being played is left."""
-    data = await read_json(request)
-    only_keys(data, ())
-    session, event = await blocking(table.play_again, browser.session)
-    web.show(browser, session, event)
-    return state_response(web, browser, tr)
+    only_keys(call.data, ())
+    browser.table.again()
+    browser.solution = None
+    return _state(browser, tr)
 
 
-async def _played(web: WebState, browser: Browser, tr: Tr,
-                  action: Callable[[], Event]) -> Response:
-    event: Event = await blocking(action)
-    browser.event = event
-    move = event.effect.move if event.effect is not None and event.kind != "undo" else None
-    browser.last_move = move.text() if move is not None else None
-    return state_response(web, browser, tr)
-
-
-async def post_move(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    data = await read_json(request)
-    only_keys(data, ("move",))
+def _move_field(data: Mapping[str, Any]) -> Move:
     text = string_field(data, "move", 32)
     if text is None:
         raise WebError(400, "missing-field", N_("'{field}' is missing"), field="move")
-    move = Move.from_text(text)
-    return await _played(web, browser, tr, partial(table.play, browser.session, move))
+    return Move.from_text(text)
 
 
-async def post_drop(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
+    names = [string_field(data, key, 8) for key in ("from", "to")]
+    if names[0] is None or names[1] is None:
+        raise WebError(400, "missing-field", N_("'{field}' is missing"),
+                       field="from" if names[0] is None else "to")
+    return table.parse_place(names[0]), table.parse_place(names[1])
+
+
+def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    only_keys(call.data, ("move",))
+    return state_doc(browser.table.play(_move_field(call.data)).state, tr.lang)
+
+
+def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """What the player picked up at "from" dropped on "to" (``"swap": true``: a swap).
 
     The table's drop policy decides: a legal build is played, a pile dropped
     on an empty cell swaps with it, anything else is refused with the reason.
     """
-    data = await read_json(request)
-    only_keys(data, ("from", "to", "swap"))
-    names = [string_field(data, key, 8) for key in ("from", "to")]
-    if names[0] is None or names[1] is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"),
-                       field="from" if names[0] is None else "to")
-    source, target = table.parse_place(names[0]), table.parse_place(names[1])
-    session = browser.session
-    if bool_field(data, "swap"):
-        move: Move | None = table.swap_move(session.game, source, target)
-    else:
-        move = table.drop_move(session.game, source, target)
-    if move is None:
-        browser.event = Event("putback")
-        return state_response(web, browser, tr)
-    return await _played(web, browser, tr, partial(table.play, session, move))
+    only_keys(call.data, ("from", "to", "swap"))
+    source, target = _places(call.data)
+    swap = bool(bool_field(call.data, "swap"))
+    return state_doc(browser.table.drop(source, target, swap=swap).state, tr.lang)
 
 
-async def post_stock(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def post_stock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A click on the stock: deal, or redeal once the stock is empty."""
-    data = await read_json(request)
-    only_keys(data, ())
-    session = browser.session
-    move = table.stock_move(session.game)
-    return await _played(web, browser, tr, partial(table.play, session, move))
+    only_keys(call.data, ())
+    return state_doc(browser.table.stock().state, tr.lang)
 
 
-async def post_undo(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    data = await read_json(request)
-    only_keys(data, ())
-    return await _played(web, browser, tr, partial(table.undo, browser.session))
+def post_undo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    only_keys(call.data, ())
+    return state_doc(browser.table.undo().state, tr.lang)
 
 
-async def post_redo(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    data = await read_json(request)
-    only_keys(data, ())
-    return await _played(web, browser, tr, partial(table.redo, browser.session))
+def post_redo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    only_keys(call.data, ())
+    return state_doc(browser.table.redo().state, tr.lang)
 
 
-async def post_giveup(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    data = await read_json(request)
-    only_keys(data, ())
-    await blocking(browser.session.give_up)
-    browser.last_move = None
-    browser.event = Event("giveup")
-    return state_response(web, browser, tr)
+def post_giveup(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    only_keys(call.data, ())
+    return state_doc(browser.table.give_up().state, tr.lang)
 
 
-async def post_clock(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """``{"running": false}`` while the page is hidden, ``true`` when it is back."""
-    data = await read_json(request)
-    only_keys(data, ("running",))
-    running = bool_field(data, "running")
+    only_keys(call.data, ("running",))
+    running = bool_field(call.data, "running")
     if running is None:
         raise WebError(400, "missing-field", N_("'{field}' is missing"), field="running")
-    session = browser.session
     if running:
-        session.resume_clock()
+        browser.table.resume_clock()
     else:
-        await blocking(session.pause)
-    return SafeJSONResponse({"elapsed": round(session.elapsed(), 1),
-                         "running": session.clock_running})
+        browser.table.pause()
+    session = browser.session
+    return {"elapsed": round(session.elapsed(), 1), "running": session.clock_running}
 
 
-async def in_thread(fn: Callable[[], Any], limit: float) -> Any:
-    """Run ``fn`` in a worker thread; give up waiting after ``limit`` seconds."""
-    with anyio.fail_after(limit):
-        return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+def get_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """A hint, looked for in the solver's pool while the player's moves go on."""
+    from devilsgrip.solver import hint as find_hint
 
-
-async def get_hint(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
     none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": [], "places": []}
-    async with browser.lock:
-        game: Game = browser.session.game
-        refusal = table.hint_refusal(browser.session, tr)
-        if refusal is not None:
-            return SafeJSONResponse(none | {"text": refusal})
-        copy = game.copy()
-        key = game.key()
-    limit = web.options.hint_time
     try:
-        result = await in_thread(lambda: find_hint(copy, time_limit=limit),
-                                  limit * HINT_PATIENCE + 5.0)
+        job = browser.table.hint_job()
+    except Refusal as refusal:
+        return none | {"text": refusal.text}
+    limit = web.options.hint_time
+    future = web.run_solver(lambda: find_hint(job.game.copy(), time_limit=limit))
+    try:
+        result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
-        return SafeJSONResponse(none | {"code": "hint-timeout", "text": tr.gettext(
-            N_("No hint this time: it could not be worked out."))})
-    if result is None:
-        return SafeJSONResponse(none | {"text": table.say_hint(None, copy, tr)})
-    move = result.move
-    async with browser.lock:
-        if browser.session.game is game and game.key() == key:
-            with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
-                await blocking(browser.session.record_hint, move)
-    places = table.move_places(move)
-    return SafeJSONResponse({
-        "move": move.text(),
-        "code": result.code,
-        "text": table.say_hint(result, copy, tr),
-        "cells": [table.place_name(p) for p in places if p < table.STOCK],
-        "places": [table.place_name(p) for p in places],
-    })
+        return none | {"code": "hint-timeout", "text": tr.gettext(
+            N_("No hint this time: it could not be worked out."))}
+    found = browser.table.hint_found(job, result)
+    if found.move is None:
+        return none | {"text": found.text}
+    return {
+        "move": found.move.text(),
+        "code": found.code,
+        "text": found.text,
+        "cells": [table.place_name(p) for p in found.places if p < table.STOCK],
+        "places": [table.place_name(p) for p in found.places],
+    }
 
 
-async def get_picked(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def get_picked(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """``?place=a1``: what picking up there means, in words (the card and where it can go).
 
     Refused (409, with the reason) where nothing can be picked up; nothing changes.
     """
-    name = request.query_params.get("place")
+    name = call.query.get("place")
     if name is None:
         raise WebError(400, "missing-field", N_("'{field}' is missing"), field="place")
     place = table.parse_place(name[:8])
-    game: Game = browser.session.game
-    problem = table.pick_up_refusal(game, place)
-    if problem is None and place == table.STOCK:
-        problem = table.refusal(game, table.STOCK, 0)
-    if problem is not None:
-        raise problem
-    return SafeJSONResponse({"place": table.place_name(place),
-                             "text": table.say_picked(game, place, tr)})
+    outcome = browser.table.pick_up(place)
+    return {"place": table.place_name(place), "text": outcome.said}
 
 
-async def get_refusal(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """Why an action would be refused, asked before acting (nothing changes):
     ``?from=a1&to=c2`` a drop, ``?move=d`` a move, ``?from=stock&to=stock`` the stock's click.
 
-    ``{"error": null, "message": null}`` when it would be played.  The page asks this
-    instead of sending what ``view.legal`` already excludes; the action itself still
-    answers 409 with the same reason.
+    ``{"error": null, "message": null}`` when it would be played; the action itself
+    still answers 409 with the same reason.
     """
-    query = request.query_params
+    query = call.query
     session = browser.session
     text = query.get("move")
     if text is not None:
-        problem = table.move_refusal(session, Move.from_text(text[:32]))
+        move = Move.from_text(text[:32])
+        problem = browser.table.why_not(lambda: table.move_refusal(session, move))
     else:
-        names = [query.get(key) for key in ("from", "to")]
-        if names[0] is None or names[1] is None:
-            raise WebError(400, "missing-field", N_("'{field}' is missing"),
-                           field="from" if names[0] is None else "to")
-        source, target = table.parse_place(names[0][:8]), table.parse_place(names[1][:8])
+        source, target = _places({key: query.get(key) for key in ("from", "to")
+                                  if query.get(key) is not None})
         if source == target == table.STOCK:
-            problem = table.move_refusal(session, table.stock_move(session.game))
+            problem = browser.table.why_not(
+                lambda: table.move_refusal(session, table.stock_move(session.game)))
         else:
-            problem = table.drop_refusal(session, source, target)
+            problem = browser.table.why_not(
+                lambda: table.drop_refusal(session, source, target))
     if problem is None:
-        return SafeJSONResponse({"error": None, "message": None})
-    return SafeJSONResponse({"error": problem.code, "message": table.say_error(problem, tr)})
+        return {"error": None, "message": None}
+    return {"error": problem.code, "message": problem.text}
 
 
-async def get_stats(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    best: int | None = None
-    with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
-        best = browser.session.best_score()
+def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    best = browser.table.best_score()
     if web.store is None:
-        return SafeJSONResponse({"saving": False, "best": best})
+        return {"saving": False, "best": best}
     stats = web.store.stats(owner=browser.owner).to_dict()
     stats.pop("owner", None)  # the owner names the session token: never in a body
-    return SafeJSONResponse(dict(stats) | {"saving": True, "best": best})
+    return dict(stats) | {"saving": True, "best": best}
 
 
-async def get_solution(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def get_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """The solver's line for this deal, to watch: it never changes the player's moves.
 
     Answered only once the game has ended (over, won or given up), so showing
     the whole stock then gives nothing away; from the first request on, the
     game is final with the result it had (undo can no longer reopen it).
     """
-    async with browser.lock:
-        await blocking(browser.session.make_final)
-        future = _solution_future(web, browser)
+    controller = browser.table
+    key, _start = controller.best_line_start()
+    limit = web.options.solve_time
+    with browser.lock:
+        held = browser.solution
+        if held is None or held[0] != key or (held[1].done() and held[1].exception()):
+            future: Future[BestLine] = web.run_solver(
+                lambda: controller.best_line(time_limit=limit))
+            browser.solution = (key, future)
+        else:
+            future = held[1]
     try:
-        solution = await asyncio.shield(future)
+        line = future.result(timeout=limit + 5.0)
     except TimeoutError as exc:
         raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
-    return SafeJSONResponse(solution)
+    return solution_doc(line.start, line.moves, line.score, line.proven)
 
 
-def _solution_future(web: WebState, browser: Browser) -> asyncio.Future[dict[str, Any]]:
-    """The solver's line from the start of this deal (computed once per game).
-
-    ``positions`` holds the view of every position along the line, from the
-    deal's start (``positions[0]``) to the end of the line (``positions[-1]``,
-    whose score is ``score``), so the page can replay it without sending a move.
-    """
-    game: Game = browser.session.game
-    key = (browser.session.game_id, game.start_position, str(game.rules))
-    future = browser.solution
-    if future is None or browser.solution_key != key or (
-        future.done() and (future.cancelled() or future.exception() is not None)
-    ):
-        start = game.copy()
-        start.restart()
-        limit = web.options.solve_time
-
-        async def compute() -> dict[str, Any]:
-            def work() -> dict[str, Any]:
-                result = solve(start, time_limit=limit)
-                return _solution_doc(start, result.moves, result.score, bool(result.proven))
-
-            doc: dict[str, Any] = await in_thread(work, limit + 5.0)
-            return doc
-
-        future = asyncio.ensure_future(compute())
-        browser.solution = future
-        browser.solution_key = key
-    return future
-
-
-def _solution_doc(start: Game, moves: tuple[Move, ...], score: int,
-                  proven: bool) -> dict[str, Any]:
+def solution_doc(start: Game, moves: tuple[Move, ...], score: int,
+                 proven: bool) -> dict[str, Any]:
     """The line as the API sends it: its moves and the view of every position on it."""
+    from devilsgrip.web.views import view_dict
+
     game = start.copy()
-    positions = [game.view().to_dict()]
+    positions = [view_dict(game.view())]
     for move in moves:
         game.play(move)  # checked: a wrong line fails here, not in the page
-        positions.append(game.view().to_dict())
+        positions.append(view_dict(game.view()))
     return {
         "score": score,
         "proven": proven,
@@ -466,12 +378,12 @@ def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
     }
 
 
-async def get_settings(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    return SafeJSONResponse(_settings_doc(browser, tr, web))
+def get_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    return _settings_doc(browser, tr, web)
 
 
-async def post_settings(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
-    data = await read_json(request)
+def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    data = call.data
     only_keys(data, ("lang", "four_colour", "animation", "rules"))
     changes: dict[str, Any] = {}
     lang = string_field(data, "lang", 16)
@@ -495,13 +407,14 @@ async def post_settings(request: Request, web: WebState, browser: Browser, tr: T
     if rules is not None:
         changes["rules"] = rules
     for key, value in changes.items():
-        await blocking(web.set_setting, browser, key, value)
-    tr = Tr(web.language(request, browser))
-    return SafeJSONResponse(_settings_doc(browser, tr, web))
+        web.set_setting(browser, key, value)
+    tr = Tr(web.language(call.accept_language, browser))
+    browser.table.words = tr
+    return _settings_doc(browser, tr, web)
 
 
-def _query_lang(request: Request, tr: Tr) -> str:
-    value = request.query_params.get("lang")
+def _query_lang(call: Call, tr: Tr) -> str:
+    value = call.query.get("lang")
     if value is None:
         return tr.lang
     if value not in i18n.LANGUAGES:
@@ -511,10 +424,10 @@ def _query_lang(request: Request, tr: Tr) -> str:
     return value
 
 
-async def get_i18n(request: Request, tr: Tr) -> Response:
-    lang = _query_lang(request, tr)
+def get_i18n(web: WebState, call: Call, tr: Tr) -> dict[str, Any]:
+    lang = _query_lang(call, tr)
     words = Tr(lang)
-    return SafeJSONResponse({
+    return {
         "lang": lang,
         "strings": i18n.catalog_strings(lang),
         "plurals": i18n.catalog_plurals(lang),
@@ -525,9 +438,47 @@ async def get_i18n(request: Request, tr: Tr) -> Response:
         "ratings": {key: i18n.rating_label(key, lang) for key in i18n.RATING_LABELS},
         "statuses": {s.value: table.status_label(s, words) for s in Status},
         "presets": {name: table.preset_label(name, words) for name in table.PRESET_LABELS},
-    })
+    }
 
 
-async def get_rules(request: Request, tr: Tr) -> Response:
-    lang = _query_lang(request, tr)
-    return SafeJSONResponse({"lang": lang, "text": i18n.rules_text(lang)})
+def get_rules(web: WebState, call: Call, tr: Tr) -> dict[str, Any]:
+    lang = _query_lang(call, tr)
+    return {"lang": lang, "text": i18n.rules_text(lang)}
+
+
+def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
+    return {
+        ("GET", "/api/game"): (get_game, True),
+        ("POST", "/api/new"): (post_new, True),
+        ("POST", "/api/restart"): (post_restart, True),
+        ("POST", "/api/move"): (post_move, True),
+        ("POST", "/api/drop"): (post_drop, True),
+        ("POST", "/api/stock"): (post_stock, True),
+        ("POST", "/api/clock"): (post_clock, True),
+        ("POST", "/api/undo"): (post_undo, True),
+        ("POST", "/api/redo"): (post_redo, True),
+        ("POST", "/api/giveup"): (post_giveup, True),
+        ("GET", "/api/hint"): (get_hint, False),
+        ("GET", "/api/picked"): (get_picked, True),
+        ("GET", "/api/refusal"): (get_refusal, True),
+        ("GET", "/api/stats"): (get_stats, True),
+        ("GET", "/api/solution"): (get_solution, False),
+        ("POST", "/api/review"): (reviews.post_review, False),
+        ("GET", "/api/review"): (reviews.get_review, False),
+        ("GET", "/api/history"): (reviews.get_history, True),
+        ("GET", "/api/settings"): (get_settings, True),
+        ("POST", "/api/settings"): (post_settings, True),
+    }
+
+
+ROUTES: Final = _routes()
+"""Each call of a player's game: (method, path) -> (handler, whether it runs holding the
+browser's lock; the others take it around what needs it and search without it)."""
+PUBLIC_ROUTES: Final[dict[tuple[str, str], PublicHandler]] = {
+    ("GET", "/api/i18n"): get_i18n,
+    ("GET", "/api/rules"): get_rules,
+}
+"""The calls that need no game (they never make a session)."""
+SLOW_PATHS: Final = frozenset({"/api/hint", "/api/solution", "/api/review"})
+"""The paths whose work is the solver's: an adapter runs them apart from the moves."""
+

@@ -1,10 +1,15 @@
-"""The Starlette app of the browser game: its routes, its lifespan, its middleware."""
+"""The HTTP adapter of the browser game: Starlette routes around the API's plain
+functions (:mod:`devilsgrip.web.api`), the lifespan, the middleware."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
+from typing import Final
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,35 +19,51 @@ from devilsgrip import i18n
 from devilsgrip.game import Game
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.api import (
-    api,
-    get_game,
-    get_hint,
-    get_i18n,
-    get_picked,
-    get_refusal,
-    get_rules,
-    get_settings,
-    get_solution,
-    get_stats,
-    post_clock,
-    post_drop,
-    post_giveup,
-    post_move,
-    post_new,
-    post_redo,
-    post_restart,
-    post_settings,
-    post_stock,
-    post_undo,
-    public_api,
-)
+from devilsgrip.web.api import PUBLIC_ROUTES, ROUTES, SLOW_PATHS, handle
 from devilsgrip.web.assets import card_image, not_found, page, static_file
+from devilsgrip.web.bodies import parse_json
 from devilsgrip.web.browsers import WebState
+from devilsgrip.web.calls import Call
+from devilsgrip.web.http import (
+    SafeJSONResponse,
+    cookie_token,
+    error_response,
+    read_body,
+    set_cookie,
+)
 from devilsgrip.web.options import ServerOptions
-from devilsgrip.web.responses import error_response
-from devilsgrip.web.reviews import get_history, get_review, post_review
+from devilsgrip.web.responses import WebError
 from devilsgrip.web.security import SecurityMiddleware
+
+MOVE_THREADS: Final = 16
+"""Requests of players' games answered at once (each one holds its player's lock briefly)."""
+
+
+def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
+                                                                    Awaitable[Response]]:
+    """The HTTP door to :func:`devilsgrip.web.api.handle`: the body is read whole (bounded)
+    before anything else, then the call runs in a worker thread, and its answer becomes a
+    JSON response with the session cookie when it is new."""
+
+    async def answer(request: Request) -> Response:
+        token = cookie_token(request)
+        accept = request.headers.get("accept-language")
+        try:
+            data = parse_json(await read_body(request)) if request.method == "POST" else {}
+        except WebError as exc:
+            tr = Tr(web.language(accept, web.known_browser(token)))
+            return error_response(exc.status, exc.code, exc.text(tr))
+        call = Call(request.method, request.url.path, data, dict(request.query_params), accept)
+        slow = request.url.path in SLOW_PATHS
+        reply = await anyio.to_thread.run_sync(partial(handle, web, token, call),
+                                               limiter=None if slow else moves)
+        response = SafeJSONResponse(reply.body, status_code=reply.status)
+        if reply.token is not None:
+            set_cookie(response, reply.token)
+        response.headers.setdefault("cache-control", "no-store")
+        return response
+
+    return answer
 
 
 def create_app(options: ServerOptions | None = None) -> Starlette:
@@ -58,32 +79,16 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
         try:
             yield
         finally:
+            web.close_solver()
             web.close_store()
 
+    door = endpoint(web, anyio.CapacityLimiter(MOVE_THREADS))
+    api_routes = [Route(path, door, methods=sorted({m for m, p in ROUTES if p == path}))
+                  for path in sorted({p for _m, p in ROUTES})]
+    api_routes += [Route(path, door, methods=[method]) for method, path in PUBLIC_ROUTES]
     routes = [
         Route("/", page, methods=["GET"]),
-        Route("/api/game", api(get_game), methods=["GET"]),
-        Route("/api/new", api(post_new), methods=["POST"]),
-        Route("/api/restart", api(post_restart), methods=["POST"]),
-        Route("/api/move", api(post_move), methods=["POST"]),
-        Route("/api/drop", api(post_drop), methods=["POST"]),
-        Route("/api/stock", api(post_stock), methods=["POST"]),
-        Route("/api/clock", api(post_clock), methods=["POST"]),
-        Route("/api/undo", api(post_undo), methods=["POST"]),
-        Route("/api/redo", api(post_redo), methods=["POST"]),
-        Route("/api/giveup", api(post_giveup), methods=["POST"]),
-        Route("/api/hint", api(get_hint, locked=False), methods=["GET"]),
-        Route("/api/picked", api(get_picked), methods=["GET"]),
-        Route("/api/refusal", api(get_refusal), methods=["GET"]),
-        Route("/api/stats", api(get_stats), methods=["GET"]),
-        Route("/api/solution", api(get_solution, locked=False), methods=["GET"]),
-        Route("/api/review", api(post_review, locked=False), methods=["POST"]),
-        Route("/api/review", api(get_review, locked=False), methods=["GET"]),
-        Route("/api/history", api(get_history), methods=["GET"]),
-        Route("/api/settings", api(get_settings), methods=["GET"]),
-        Route("/api/settings", api(post_settings), methods=["POST"]),
-        Route("/api/i18n", public_api(get_i18n), methods=["GET"]),
-        Route("/api/rules", public_api(get_rules), methods=["GET"]),
+        *api_routes,
         Route("/cards/{name}.svg", card_image, methods=["GET"]),
         Route("/static/{path:path}", static_file, methods=["GET"]),
         Route("/{path:path}", static_file, methods=["GET"]),

@@ -16,7 +16,7 @@ from devilsgrip.cards import CARD_CODES
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
 from devilsgrip.web.browsers import WebState
-from devilsgrip.web.responses import error_response
+from devilsgrip.web.http import error_response
 
 STATIC_DIR: Final = Path(__file__).parent / "static"
 _STATIC_TYPES: Final = {

@@ -1,4 +1,5 @@
-"""Request bodies: strict UTF-8 JSON objects, bounded in size and depth, fields checked."""
+"""Request bodies: strict UTF-8 JSON objects, bounded in size and depth, fields checked
+(plain Python: every transport reads its requests here)."""
 
 from __future__ import annotations
 
@@ -6,29 +7,16 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from starlette.requests import ClientDisconnect, Request
-
 from devilsgrip.i18n import N_
 from devilsgrip.rules import Rules
 from devilsgrip.web.responses import WebError, shown
-from devilsgrip.web.security import MAX_BODY
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object (``{}`` for an empty body); at most :data:`MAX_BODY`."""
-    chunks: list[bytes] = []
-    size = 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > MAX_BODY:
-                raise WebError(413, "body-too-large",
-                               N_("the request is too large (at most {limit} bytes)"),
-                               limit=MAX_BODY)
-            chunks.append(chunk)
-    except ClientDisconnect as exc:  # the page went away (a tab closed) while sending
-        raise WebError(400, "client-gone", N_("the request ended before its body")) from exc
-    body = b"".join(chunks)
+def parse_json(body: bytes) -> dict[str, Any]:
+    """A request body as a JSON object (``{}`` for an empty body), read strictly."""
+    if len(body) > MAX_BODY:
+        raise WebError(413, "body-too-large",
+                       N_("the request is too large (at most {limit} bytes)"), limit=MAX_BODY)
     if not body.strip():
         return {}
     try:
@@ -45,6 +33,8 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
+MAX_BODY: Final = 16 * 1024
+"""The largest request body the API reads, in bytes."""
 MAX_DEPTH: Final = 8
 """The deepest nesting of arrays and objects a request may have (the API needs 1)."""
 

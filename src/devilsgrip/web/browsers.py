@@ -1,25 +1,25 @@
-"""The browsers a server knows: each one's session token, settings and game.
+"""The players a server knows (a browser each): its session token, settings and game.
 
-A browser is found by its ``dg_session`` cookie; the token, the browser's current
-game and its settings live in the store, so a restarted server resumes the same
-game for the same cookie.  Browsers kept in memory are capped, with and without a
-database."""
+A browser is found by its session token (the ``dg_session`` cookie over HTTP); the
+token, the browser's current game and its settings live in the store, so a
+restarted server resumes the same game for the same token.  Browsers kept in
+memory are capped, with and without a database.  Nothing here speaks HTTP: the
+API's functions (:mod:`devilsgrip.web.api`) are called the same way by the HTTP
+adapter and by any other transport."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
 import secrets
 import socket
 import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
-
-from starlette.requests import Request
-from starlette.responses import Response
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from devilsgrip import i18n, table
 from devilsgrip.errors import DevilsGripError
@@ -29,17 +29,23 @@ from devilsgrip.session import PlaySession
 from devilsgrip.store import Store, StoreError
 from devilsgrip.table import DEFAULT_SETTINGS, Event
 from devilsgrip.table import Words as Tr
+from devilsgrip.table.controller import BestLine, Table
 from devilsgrip.web.options import ServerOptions
 
 if TYPE_CHECKING:
     from devilsgrip.web.reviews import ReviewJob
 
+T = TypeVar("T")
+
 COOKIE_NAME: Final = "dg_session"
 COOKIE_MAX_AGE: Final = 400 * 24 * 3600
 MAX_SESSIONS_IN_MEMORY: Final = 2000
+SOLVER_THREADS: Final = 4
+"""Searches (hints, best lines, reviews) that run at once; more wait their turn, and the
+threads that answer moves are never theirs."""
 MAX_UNSAVED_SESSIONS: Final = 500
 """Browsers kept in memory when there is no database (their games live nowhere else)."""
-_TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
+TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
 @dataclass
@@ -48,23 +54,36 @@ class Browser:
 
     token: str
     owner: str
-    session: PlaySession = field(init=False)
+    table: Table = field(init=False)
+    """The controller of the browser's game: every action goes through it."""
     settings: dict[str, Any] = field(default_factory=dict)
-    last_move: str | None = None
-    event: Event = field(default_factory=lambda: Event("load"))
-    solution: asyncio.Future[dict[str, Any]] | None = None
-    solution_key: tuple[Any, ...] | None = None
+    solution: tuple[object, Future[BestLine]] | None = None
+    """The best line being worked out or found, with the game it is for."""
     reviews: OrderedDict[int | None, ReviewJob] = field(default_factory=OrderedDict)
     """The reviews made or in the making, by stored game id (None: the unsaved game)."""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    """Held while a request reads or changes this browser's game."""
+
+    @property
+    def session(self) -> PlaySession:
+        return self.table.session
+
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while a request reads or changes this browser's game."""
+        return self.table.lock
 
 
 class WebState:
     """Everything the app keeps: options, store, browsers in memory."""
 
-    def __init__(self, options: ServerOptions) -> None:
+    def __init__(self, options: ServerOptions,
+                 solver: Callable[[Callable[[], Any]], Future[Any]] | None = None) -> None:
+        """``solver`` runs solver work (hints, best lines, reviews) and returns its future;
+        by default a bounded pool of threads apart from those that answer moves (a
+        transport without threads passes one that runs the work at once)."""
         self.options = options
+        self._solver = solver
+        self._pool: ThreadPoolExecutor | None = None
+        self._registry = threading.RLock()
         self.store: Store | None = None
         self.store_opened = False
         self.warning: str | None = None
@@ -86,8 +105,29 @@ class WebState:
             self.allowed_hosts |= names
         self.allowed_hosts |= {h.lower() for h in options.extra_hosts}
 
+    # ------------------------------------------------------------- the solver
+    def run_solver(self, work: Callable[[], T]) -> Future[T]:
+        """Run ``work`` (a search) in the solver's own pool; its future."""
+        if self._solver is not None:
+            return self._solver(work)
+        with self._registry:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=SOLVER_THREADS,
+                                                thread_name_prefix="devilsgrip-solver")
+            pool = self._pool
+        return pool.submit(work)
+
+    def close_solver(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
     # ------------------------------------------------------------- the store
     def open_store(self) -> None:
+        with self._registry:
+            self._open_store()
+
+    def _open_store(self) -> None:
         if self.store_opened:
             return
         self.store_opened = True
@@ -119,9 +159,13 @@ class WebState:
     # ------------------------------------------------------------- browsers
     def known_browser(self, token: str | None) -> Browser | None:
         """The browser of a cookie token (loaded from the store after a restart), or None."""
-        self.open_store()
+        with self._registry:
+            return self._known_browser(token)
+
+    def _known_browser(self, token: str | None) -> Browser | None:
+        self._open_store()
         store = self.store
-        if token is None or not _TOKEN_RE.fullmatch(token):
+        if token is None or not TOKEN_RE.fullmatch(token):
             return None
         found = self.browsers.get(token)
         if found is not None:
@@ -135,7 +179,11 @@ class WebState:
 
     def browser_for(self, token: str | None) -> tuple[Browser, bool]:
         """The browser of a cookie token, loading or creating it; (browser, is_new)."""
-        found = self.known_browser(token)
+        with self._registry:
+            return self._browser_for(token)
+
+    def _browser_for(self, token: str | None) -> tuple[Browser, bool]:
+        found = self._known_browser(token)
         if found is not None:
             return found, False
         store = self.store
@@ -176,11 +224,11 @@ class WebState:
         game_id = _quietly(lambda: store.current_game(owner), None)
         if isinstance(game_id, int):
             try:
-                browser.session = PlaySession.resume(store, game_id)
+                session = PlaySession.resume(store, game_id)
             except (DevilsGripError, sqlite3.Error, OSError):
                 pass
             else:
-                browser.event = Event("resume")
+                self.show(browser, session, Event("resume"))
                 return browser
         self.start_game(browser, None, None, None)
         return browser
@@ -202,12 +250,9 @@ class WebState:
 
     @staticmethod
     def show(browser: Browser, session: PlaySession, event: Event) -> None:
-        """``browser`` plays ``session`` from now on (a new game, play again)."""
-        browser.session = session
-        browser.last_move = None
-        browser.event = event
+        """``browser`` plays ``session`` from now on (its first game, or one taken up)."""
+        browser.table = Table(session, event=event)
         browser.solution = None
-        browser.solution_key = None
 
     def set_setting(self, browser: Browser, key: str, value: Any) -> None:
         browser.settings[key] = value
@@ -218,12 +263,14 @@ class WebState:
         _quietly(lambda: store.set_setting(browser.owner, key, text), None)
 
     # ------------------------------------------------------------- language
-    def language(self, request: Request, browser: Browser | None) -> str:
+    def language(self, accept: str | None, browser: Browser | None) -> str:
+        """The language to answer in: the browser's setting, else what it accepts
+        (``accept``: an Accept-Language header), else the server's."""
         if browser is not None:
             chosen = i18n.normalize_language(browser.settings.get("lang"))
             if chosen:
                 return chosen
-        header = request.headers.get("accept-language")
+        header = accept
         if header:
             found = i18n.language_from_accept(header, "")
             if found:
@@ -248,13 +295,3 @@ def _quietly(fn: Callable[[], Any], default: Any) -> Any:
         return fn()
     except (DevilsGripError, sqlite3.Error, OSError):
         return default
-
-
-def cookie_token(request: Request) -> str | None:
-    token = request.cookies.get(COOKIE_NAME)
-    return token if token and _TOKEN_RE.fullmatch(token) else None
-
-
-def set_cookie(response: Response, token: str) -> None:
-    response.set_cookie(COOKIE_NAME, token, max_age=COOKIE_MAX_AGE, path="/", httponly=True,
-                        samesite="strict")

@@ -1,11 +1,11 @@
-"""The answers every part of the server sends: refusals (:class:`WebError`) and JSON."""
+"""What the API answers besides the state: refusals (:class:`WebError`) and JSON text.
+
+Plain Python: the HTTP adapter and any other transport use it alike."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
-
-from starlette.responses import JSONResponse
 
 from devilsgrip import table
 from devilsgrip.table import Words as Tr
@@ -25,18 +25,11 @@ class WebError(Exception):
         return table.sentence(tr.gettext(self.template).format(**self.params))
 
 
-class SafeJSONResponse(JSONResponse):
-    """JSON that always encodes: text that is not valid Unicode (a lone surrogate echoed
-    from a request) is written with a replacement character instead of failing."""
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
-                          separators=(",", ":")).encode("utf-8", "replace")
-
-
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return SafeJSONResponse({"error": code, "message": message}, status_code=status,
-                            headers={"cache-control": "no-store"})
+def encode(content: Any) -> bytes:
+    """``content`` as compact UTF-8 JSON that always encodes: text that is not valid
+    Unicode (a lone surrogate echoed from a request) gets a replacement character."""
+    return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8", "replace")
 
 
 def shown(value: object, limit: int = 40) -> str:

@@ -1,6 +1,6 @@
 """The review of a finished game in the browser, and the game history.
 
-A review takes seconds of CPU, so it runs in a worker thread and the page
+A review takes seconds of CPU, so it runs in the solver's pool and the page
 follows it: ``POST /api/review`` starts it (or finds it running, or kept in the
 store) and ``GET /api/review`` tells how far it is, then gives the review with
 the story, the costly moves in words and the view of every position of the
@@ -11,14 +11,12 @@ The shapes are in the API contract (``docs/ARCHITECTURE.md``)."""
 
 from __future__ import annotations
 
-import asyncio
+import concurrent.futures
 import time
 from collections import OrderedDict
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Final
-
-from starlette.requests import Request
-from starlette.responses import Response
 
 from devilsgrip import table
 from devilsgrip.errors import IllegalMoveError
@@ -27,10 +25,12 @@ from devilsgrip.i18n import N_
 from devilsgrip.review import Review
 from devilsgrip.session import PlaySession
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.api import blocking, in_thread
-from devilsgrip.web.bodies import only_keys, read_json
+from devilsgrip.table.controller import Table
+from devilsgrip.web.bodies import only_keys
 from devilsgrip.web.browsers import Browser, WebState
-from devilsgrip.web.responses import SafeJSONResponse, WebError
+from devilsgrip.web.calls import Call
+from devilsgrip.web.responses import WebError
+from devilsgrip.web.views import view_dict
 
 REVIEW_WAIT: Final = 0.4
 """Seconds a request waits for a review before it answers "running" (a kept review is
@@ -57,7 +57,7 @@ class ReviewJob:
     total: int = 0
     known: list[tuple[int, bool] | None] = field(default_factory=list)
     """The values found so far (the first results, shown while the review runs)."""
-    task: asyncio.Future[Review] | None = None
+    task: Future[Review] | None = None
     docs: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The finished answer in each language asked for."""
 
@@ -115,12 +115,12 @@ def played_views(game: Game) -> list[dict[str, Any]]:
     move (``positions[n]`` after move ``n``; the last one is the game as it ended)."""
     walker = game.copy()
     walker.restart()
-    views = [walker.view().to_dict()]
+    views = [view_dict(walker.view())]
     for move in game.move_stack[:-1]:
         walker.push(move)
-        views.append(walker.view().to_dict())
+        views.append(view_dict(walker.view()))
     if game.move_stack:
-        views.append(game.view().to_dict())
+        views.append(view_dict(game.view()))
     return views
 
 
@@ -157,7 +157,7 @@ def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
     return job
 
 
-async def _session_for(web: WebState, browser: Browser, game_id: int | None) -> PlaySession:
+def _session_for(web: WebState, browser: Browser, game_id: int | None) -> PlaySession:
     """The session of the game to review: the current game, or a finished one of this
     browser by its id (refused as not found when it is another owner's)."""
     current = browser.session
@@ -166,36 +166,30 @@ async def _session_for(web: WebState, browser: Browser, game_id: int | None) -> 
     store = web.store
     if store is None:
         raise _no_such_game()
-    info = await blocking(store.game_info, game_id)
+    info = store.game_info(game_id)
     if info is None or info.owner != browser.owner:
         raise _no_such_game()
     if not info.final:
         raise IllegalMoveError("game-live", "this game is still being played")
-    session: PlaySession = await blocking(PlaySession.resume, store, game_id)
-    return session
+    return PlaySession.resume(store, game_id)
 
 
-async def _reviewable(web: WebState, browser: Browser, game_id: int | None) -> PlaySession:
-    """The session of the game asked for, refused while it is still being played."""
-    session = await _session_for(web, browser, game_id)
-    problem = table.review_refusal(session)
-    if problem is not None:
-        raise problem
-    return session
+def _controller(browser: Browser, session: PlaySession) -> Table:
+    """The controller of ``session``: the browser's own, or one for a game of its history."""
+    if session is browser.session:
+        return browser.table
+    return Table(session, browser.table.words)
 
 
-def _start(web: WebState, browser: Browser, session: PlaySession) -> ReviewJob:
-    """Start reviewing ``session``'s game (made final already) in a worker thread."""
-    job = ReviewJob(session.game_id, session, web.options.review_time)
+def _start(web: WebState, browser: Browser, controller: Table) -> ReviewJob:
+    """Start reviewing the game of ``controller`` (made final already) in the solver's pool."""
+    job = ReviewJob(controller.session.game_id, controller.session, web.options.review_time)
 
     def work() -> Review:
-        return table.review_session(session, time_limit=job.limit, progress=job.progress,
-                                    sketch=job.sketch)
+        return controller.review(time_limit=job.limit, progress=job.progress,
+                                 sketch=job.sketch)
 
-    task = asyncio.ensure_future(in_thread(work, job.limit * REVIEW_PATIENCE + 10.0))
-    # a failure is answered to the request that reads it; one nobody reads is not logged
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
-    job.task = task
+    job.task = web.run_solver(work)
     kept = jobs(browser)
     kept[job.game_id] = job
     kept.move_to_end(job.game_id)
@@ -205,70 +199,70 @@ def _start(web: WebState, browser: Browser, session: PlaySession) -> ReviewJob:
     return job
 
 
-async def _answer(job: ReviewJob, tr: Tr, wait: float) -> Response:
+def _answer(job: ReviewJob, tr: Tr, wait: float) -> dict[str, Any]:
     """How far the review is, or the review itself once it is made."""
     task = job.task
     assert task is not None
     if not task.done() and wait > 0:
-        await asyncio.wait({task}, timeout=wait)
+        concurrent.futures.wait([task], timeout=wait)
     if not task.done():
-        return SafeJSONResponse(job.running())
-    try:
-        review = task.result()
-    except TimeoutError as exc:
-        raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
+        if time.monotonic() - job.began > job.limit * REVIEW_PATIENCE + 10.0:
+            raise WebError(503, "solver-timeout", N_("the solver ran out of time"))
+        return job.running()
+    review = task.result()
     doc = job.docs.get(tr.lang)
     if doc is None:
-        doc = await blocking(review_doc, job.game_id, job.session.game, review, tr)
+        doc = review_doc(job.game_id, job.session.game, review, tr)
         job.docs[tr.lang] = doc
-    return SafeJSONResponse(doc)
+    return doc
 
 
 # ------------------------------------------------------------------ handlers
-async def post_review(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def post_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """``{}`` the current game, ``{"id": N}`` a finished game of this browser: start its
     review (or find it made) and answer its progress, or the review when it is ready."""
-    data = await read_json(request)
-    only_keys(data, ("id",))
-    game_id = _game_id(data.get("id"))
-    async with browser.lock:
+    only_keys(call.data, ("id",))
+    game_id = _game_id(call.data.get("id"))
+    with browser.lock:
         job = _kept_job(browser, game_id)
         if job is None:
-            session = await _reviewable(web, browser, game_id)
-            await blocking(session.make_final)  # its stock is shown now: the result stands
-            job = _start(web, browser, session)
-    return await _answer(job, tr, REVIEW_WAIT)
+            controller = _controller(browser, _session_for(web, browser, game_id))
+            controller.review_start()  # its stock is shown now: the result stands
+            job = _start(web, browser, controller)
+    return _answer(job, tr, REVIEW_WAIT)
 
 
-async def get_review(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def get_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """``?id=N`` (or nothing: the current game): the review's progress, or the review.
 
     ``{"status": "none"}`` when this game has not been reviewed (POST starts it); a
     review kept in the store is read again.  Nothing changes the game here.
     """
-    game_id = _game_id(request.query_params.get("id"))
-    async with browser.lock:
+    game_id = _game_id(call.query.get("id"))
+    with browser.lock:
         job = _kept_job(browser, game_id)
         if job is None:
-            session = await _reviewable(web, browser, game_id)
+            session = _session_for(web, browser, game_id)
+            problem = table.review_refusal(session)
+            if problem is not None:
+                raise problem
             store, stored_id = session.store, session.game_id
             kept = None
             if session.final and store is not None and stored_id is not None:
-                kept = await blocking(store.review, stored_id)
+                kept = store.review(stored_id)
             if kept is None:
-                return SafeJSONResponse({"status": "none", "id": stored_id})
-            job = _start(web, browser, session)  # reads the kept review at once
-    return await _answer(job, tr, REVIEW_WAIT)
+                return {"status": "none", "id": stored_id}
+            job = _start(web, browser, _controller(browser, session))  # reads it at once
+    return _answer(job, tr, REVIEW_WAIT)
 
 
-async def get_history(request: Request, web: WebState, browser: Browser, tr: Tr) -> Response:
+def get_history(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """This browser's finished games, the latest first, each with its labels."""
     store = web.store
     if store is None:
-        return SafeJSONResponse({"saving": False, "total": 0, "games": []})
-    entries, total = await blocking(
-        lambda: table.history(store, browser.owner, tr, limit=HISTORY_LIMIT))
-    return SafeJSONResponse({
+        return {"saving": False, "total": 0, "games": []}
+    entries, total = table.history(store, browser.owner, tr, limit=HISTORY_LIMIT)
+    return {
         "saving": True,
         "total": total,
         "games": [{
@@ -278,4 +272,4 @@ async def get_history(request: Request, web: WebState, browser: Browser, tr: Tr)
             "seconds": round(e.seconds, 1), "started": e.started, "ended": e.ended,
             "reviewed": e.reviewed,
         } for e in entries],
-    })
+    }

@@ -19,10 +19,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from devilsgrip import i18n, table
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
+from devilsgrip.web.bodies import MAX_BODY
 from devilsgrip.web.browsers import WebState
-from devilsgrip.web.responses import error_response
+from devilsgrip.web.http import error_response
 
-MAX_BODY: Final = 16 * 1024
 CSP: Final = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; "
     "base-uri 'none'; frame-ancestors 'none'"

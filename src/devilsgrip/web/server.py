@@ -9,7 +9,7 @@ what the rest of the project uses:
 - :mod:`~devilsgrip.web.assets`: the page, its files and the card images;
 - :mod:`~devilsgrip.web.browsers`: each browser's session token, settings and game;
 - :mod:`~devilsgrip.web.bodies`: request bodies, read strictly;
-- :mod:`~devilsgrip.web.api`: the API's endpoints and the state document;
+- :mod:`~devilsgrip.web.api`: the API as plain functions ("handle") and the state document;
 - :mod:`~devilsgrip.web.reviews`: the review of a finished game and the game history;
 - :mod:`~devilsgrip.web.app`: :func:`create_app`, the routes and the middleware;
 - :mod:`~devilsgrip.web.runner`: one uvicorn configuration, :func:`serve`, :class:`ServerThread`.
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from devilsgrip.web.app import create_app
 from devilsgrip.web.assets import STATIC_DIR
-from devilsgrip.web.bodies import MAX_DEPTH
+from devilsgrip.web.bodies import MAX_BODY, MAX_DEPTH
 from devilsgrip.web.browsers import (
     COOKIE_NAME,
     MAX_SESSIONS_IN_MEMORY,
@@ -38,7 +38,7 @@ from devilsgrip.web.browsers import (
 from devilsgrip.web.options import ServerOptions
 from devilsgrip.web.responses import WebError
 from devilsgrip.web.runner import ServerThread, bind_socket, serve, url_of, uvicorn_config
-from devilsgrip.web.security import CSP, MAX_BODY, SECURITY_HEADERS
+from devilsgrip.web.security import CSP, SECURITY_HEADERS
 
 __all__ = [
     "COOKIE_NAME", "CSP", "MAX_BODY", "MAX_DEPTH", "MAX_SESSIONS_IN_MEMORY",

@@ -1,0 +1,488 @@
+"""The one door to a game: every action a player can take, on any screen.
+
+A :class:`Table` sits over a :class:`~devilsgrip.session.PlaySession` and the
+player's words.  Each action (pick up, drop, stock, play, undo, redo, hint,
+best line, review, give up, leave, new game, play again) is one method that
+returns an :class:`Outcome` (what happened, told in words, and the new
+:class:`Snapshot` a screen draws) or raises a :class:`Refusal` (the reason
+code and the sentence); a refused action leaves the game as it was.  The
+screens turn clicks and keys into these calls and draw what comes back; the
+decisions (the drop policy, the lifecycle, which actions apply now) are made
+here once.
+
+>>> from devilsgrip.session import PlaySession
+>>> table = Table(PlaySession.start(None, number=5), Words("en"))
+>>> table.stock().said
+'Dealt 3 cards: 8♥, K♦, Q♦.'
+>>> try:
+...     table.drop(0, 1)
+... except Refusal as refusal:
+...     print(refusal.code, "|", refusal.text)
+card-is-base | The 3 of diamonds is a base: bases reach the grid only by filling a space.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from devilsgrip.errors import DevilsGripError, IllegalMoveError
+from devilsgrip.game import Game, View
+from devilsgrip.i18n import N_
+from devilsgrip.notation import DEAL, REDEAL, Move
+from devilsgrip.rules import Rules
+from devilsgrip.session import PlaySession
+from devilsgrip.store import StoreError
+from devilsgrip.table import policy
+from devilsgrip.table.actions import Summary, summary
+from devilsgrip.table.places import STOCK, Place, move_places
+from devilsgrip.table.words import (
+    Event,
+    Words,
+    say_end,
+    say_error,
+    say_event,
+    say_hint,
+    say_picked,
+    sentence,
+)
+
+if TYPE_CHECKING:
+    from devilsgrip.review import Review
+    from devilsgrip.solver import Hint
+
+__all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Refusal", "Snapshot",
+           "Table"]
+
+ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
+                  "new_game", "restart")
+"""The actions :meth:`Table.applies` answers for (the key bars and menus show those that do)."""
+
+_TOLD_WITH_END: Final = frozenset({"move", "undo", "redo", "resume", "load", "changed"})
+
+
+class Refusal(Exception):
+    """An action refused: its reason ``code``, the sentence ``text`` in the player's words,
+    and its ``kind``: ``illegal`` (the rules or the lifecycle say no), ``input`` (what was
+    asked cannot be read), ``changed`` (another window changed the game: it is shown again
+    as stored) or ``store`` (the database failed).  Nothing changed."""
+
+    def __init__(self, code: str, text: str, kind: str = "illegal",
+                 cause: BaseException | None = None) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+        self.kind = kind
+        self.cause = cause
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state a screen draws, worked out once per state."""
+
+    view: View
+    summary: Summary
+    game_id: int | None
+    number: int | None
+    rules: str
+    saving: bool
+    started: str
+    elapsed: float
+    clock_running: bool
+    can_undo: bool
+    can_redo: bool
+    last_move: Move | None
+    announce: str
+    """What happened last, told in words, with how the game stands when it has ended."""
+    arrangement: tuple[Move, ...]
+    """The swaps that arrange a won grid (shown, never played)."""
+    applies: frozenset[str]
+    """The actions of :data:`ACTIONS` that may be taken now."""
+    leave_warning: str | None
+    """What leaving the game does to it, to ask the player first (None: no need to ask)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: the event, told in words (``said``), and the state it left (whose
+    ``announce`` adds how the game stands once it has ended)."""
+
+    event: Event
+    said: str
+    state: Snapshot
+
+
+@dataclass(frozen=True)
+class HintJob:
+    """A hint being looked for: a copy of the game as it was asked for."""
+
+    game: Game
+    key: object
+    session: PlaySession
+
+
+@dataclass(frozen=True)
+class HintFound:
+    """A hint found: its move (None: no move helps), reason code, sentence and places."""
+
+    move: Move | None
+    code: str
+    text: str
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True)
+class BestLine:
+    """The solver's line from the deal's start: score, proven, moves, and the game at its
+    start (a copy: watching the line changes nothing of the player's game)."""
+
+    score: int
+    proven: bool
+    moves: tuple[Move, ...]
+    start: Game
+
+
+@dataclass
+class Table:
+    """The controller of one player's game.  Build it over a session and the player's words.
+
+    ``event`` and ``last_move`` are what the last action did (told in the snapshot's
+    ``announce``); ``session`` changes when a new game or the same deal again is started.
+    """
+
+    session: PlaySession
+    words: Words = field(default_factory=Words)
+    event: Event = field(default_factory=lambda: Event("load"))
+    last_move: Move | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    """Held while an action reads or changes the game (one action at a time, any thread)."""
+    _best: tuple[object, int | None] | None = field(default=None, repr=False)
+    _solution: dict[object, BestLine] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------- state
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    def snapshot(self) -> Snapshot:
+        """The state now, each status worked out once."""
+        session, game, words = self.session, self.session.game, self.words
+        best = self.best_score()
+        about = summary(session, words, best)
+        told = say_event(self.event, game, words)
+        end = about.end if self.event.kind in _TOLD_WITH_END else ""
+        view = game.view()
+        won = view.won
+        return Snapshot(
+            view=view, summary=about, game_id=session.game_id, number=game.number,
+            rules=str(game.rules), saving=session.saving, started=session.started,
+            elapsed=round(session.elapsed(), 1), clock_running=session.clock_running,
+            can_undo=session.can_undo, can_redo=session.can_redo, last_move=self.last_move,
+            announce=" ".join(s for s in (told, end) if s),
+            arrangement=tuple(game.arrangement()) if won else (),
+            applies=self._applies(view),
+            leave_warning=self.leave_warning(),
+        )
+
+    def best_score(self) -> int | None:
+        """The best final score of the other games of this deal (None: none, or no store);
+        read from the store once per game and finished state."""
+        key = (self.session.game_id, id(self.session), self.session.final)
+        if self._best is None or self._best[0] != key:
+            best: int | None = None
+            with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
+                best = self.session.best_score()
+            self._best = (key, best)
+        return self._best[1]
+
+    def applies(self, action: str) -> bool:
+        """Whether ``action`` (one of :data:`ACTIONS`) may be taken now."""
+        return action in self._applies(self.game.view(with_legal=False))
+
+    def _applies(self, view: View) -> frozenset[str]:
+        session, game = self.session, self.session.game
+        out = {"new_game", "restart"}
+        if session.can_undo:
+            out.add("undo")
+        if session.final or view.over:
+            # what is left to do: undo, look back at the game, or another game
+            return frozenset(out | {"best_line", "review"})
+        if game.reason(DEAL) is None:
+            out.add("deal")
+        if game.reason(REDEAL) is None:
+            out.add("redeal")
+        if session.can_redo:
+            out.add("redo")
+        out.add("hint")
+        if policy.give_up_refusal(session) is None:
+            out.add("give_up")
+        return frozenset(out)
+
+    def leave_warning(self) -> str | None:
+        """What leaving this game does to it, as the sentence a screen asks the player
+        with (None: leaving costs nothing, a screen need not ask)."""
+        with self.lock:
+            if not self.session.leave_asks:
+                return None
+            game = self.game
+            if game.is_over():
+                return self.words.gettext(N_("It then counts as over, with score {score}."))\
+                    .format(score=game.score)
+            return self.words.gettext(N_("It then counts as given up, with score {score}."))\
+                .format(score=game.score)
+
+    def give_up_refusal(self) -> Refusal | None:
+        """Why this game cannot be given up (None: it can)."""
+        return self.why_not(lambda: policy.give_up_refusal(self.session))
+
+    # ------------------------------------------------------------- refusals
+    def refusal(self, exc: BaseException) -> Refusal:
+        """``exc`` (a refusal of the engine, the session or the store) as a :class:`Refusal`
+        in the player's words."""
+        if isinstance(exc, Refusal):
+            return exc
+        if isinstance(exc, StoreError) and exc.code == "store-game-changed":
+            # another window or server wrote this game: the session reloaded it
+            self.event = Event("changed")
+            self.last_move = None
+            return Refusal("game-changed", sentence(self.words.gettext(N_(
+                "this game was changed in another window: it is shown again as it "
+                "stands"))), "changed", exc)
+        if isinstance(exc, IllegalMoveError):
+            return Refusal(exc.code, say_error(exc, self.words), "illegal", exc)
+        if isinstance(exc, DevilsGripError):
+            return Refusal(exc.code, say_error(exc, self.words), "input", exc)
+        return Refusal("store-failed", sentence(self.words.gettext(N_(
+            "the game could not be saved: {reason}")).format(reason=str(exc))), "store", exc)
+
+    def _do(self, action: Callable[[], Event]) -> Outcome:
+        with self.lock:
+            try:
+                event = action()
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
+            self.event = event
+            if event.kind in ("move", "redo") and event.effect is not None:
+                self.last_move = event.effect.move
+            elif event.kind != "putback":
+                self.last_move = None
+            return Outcome(event, say_event(event, self.game, self.words), self.snapshot())
+
+    def why_not(self, action: Callable[[], IllegalMoveError | None]) -> Refusal | None:
+        """The refusal ``action`` would meet, asked before acting (nothing changes)."""
+        with self.lock:
+            try:
+                problem = action()
+            except DevilsGripError as exc:
+                return self.refusal(exc)
+            return None if problem is None else self.refusal(problem)
+
+    # ------------------------------------------------------------- play
+    def _play(self, move: Move) -> Event:
+        self.session.play(move)  # the engine's one check of the move
+        return Event("move", self.session.game.last_effect())
+
+    def play(self, move: Move) -> Outcome:
+        """Play ``move`` (checked by the engine, saved before this returns)."""
+        return self._do(lambda: self._play(move))
+
+    def play_text(self, text: str) -> Outcome:
+        """Play the move written ``text`` in the project's notation."""
+        return self._do(lambda: self._play(Move.from_text(text)))
+
+    def pick_up(self, place: Place) -> Outcome:
+        """Pick up what lies at ``place``: said is the card and where it can go."""
+        with self.lock:
+            game = self.game
+            problem = policy.pick_up_refusal(game, place)
+            if problem is None and place == STOCK:
+                problem = policy.refusal(game, STOCK, 0)
+            if problem is not None:
+                raise self.refusal(problem)
+            state = self.snapshot()
+            return Outcome(Event("picked"), say_picked(game, place, self.words), state)
+
+    def drop(self, source: Place, target: Place, *, swap: bool = False) -> Outcome:
+        """Drop what was picked up at ``source`` on ``target`` (``swap``: swap the piles).
+
+        The drop policy decides the move; the engine checks it once as it is played.
+        """
+        def act() -> Event:
+            game = self.game
+            if swap:
+                move: Move | None = policy.swap_candidate(game, source, target)
+            else:
+                move = policy.drop_candidate(game, source, target)
+            if move is None:
+                return Event("putback")
+            if self.session.final:  # the move's own reason first, then that the game is final
+                reason = game.reason(move)
+                if reason is not None:
+                    raise reason
+            return self._play(move)
+
+        return self._do(act)
+
+    def stock(self) -> Outcome:
+        """A click on the stock: deal, or redeal once the stock is empty."""
+        return self._do(lambda: self._play(policy.stock_move(self.game)))
+
+    def undo(self) -> Outcome:
+        def act() -> Event:
+            effect = self.game.last_effect()
+            self.session.undo()
+            return Event("undo", effect)
+        return self._do(act)
+
+    def redo(self) -> Outcome:
+        def act() -> Event:
+            self.session.redo()
+            return Event("redo", self.game.last_effect())
+        return self._do(act)
+
+    def give_up(self) -> Outcome:
+        def act() -> Event:
+            problem = policy.give_up_refusal(self.session)
+            if problem is not None:
+                raise problem
+            self.session.give_up()
+            return Event("giveup")
+        return self._do(act)
+
+    # ------------------------------------------------------------- games
+    def _switch(self, session: PlaySession, event: Event) -> Event:
+        self.session = session
+        self._solution.clear()
+        return event
+
+    def new_game(self, *, number: int | None = None, deck: str | None = None,
+                 rules: Rules | str | None = None) -> Outcome:
+        """Leave this game for a new one (a random deal by default); the screen asked the
+        player first when the snapshot's ``summary.leave_asks``."""
+        from devilsgrip.table.actions import new_game
+
+        def act() -> Event:
+            session, event = new_game(self.session, number=number, deck=deck, rules=rules)
+            return self._switch(session, event)
+        return self._do(act)
+
+    def again(self) -> Outcome:
+        """Leave this game for a new game of the same deal (play again, restart)."""
+        from devilsgrip.table.actions import play_again
+
+        def act() -> Event:
+            session, event = play_again(self.session)
+            return self._switch(session, event)
+        return self._do(act)
+
+    def resume(self, session: PlaySession) -> Outcome:
+        """Show ``session`` (a stored game taken up again)."""
+        return self._do(lambda: self._switch(session, Event("resume")))
+
+    def leave(self) -> str:
+        """The player leaves the game: what became of it (see :meth:`PlaySession.leave`)."""
+        with self.lock:
+            return self.session.leave()
+
+    def close(self) -> str:
+        """The screen closes: a game without a move or one that is over is left, a game in
+        play stays open with its clock stopped (``kept``)."""
+        from devilsgrip.table.actions import close
+
+        with self.lock:
+            return close(self.session)
+
+    def pause(self) -> None:
+        with self.lock:
+            self.session.pause()
+
+    def resume_clock(self) -> None:
+        with self.lock:
+            self.session.resume_clock()
+
+    # ------------------------------------------------------------- help
+    def hint_job(self) -> HintJob:
+        """Start looking for a hint: refused once the game is over or final."""
+        with self.lock:
+            if self.session.final or self.game.is_over():
+                raise Refusal("no-hint", self.words.gettext(N_("The game is over: no hint.")))
+            return HintJob(self.game.copy(), self.game.key(), self.session)
+
+    def hint_found(self, job: HintJob, hint: Hint | None) -> HintFound:
+        """The hint told in words, and noted with the game when the game has not moved."""
+        if hint is None:
+            return HintFound(None, "no-hint", say_hint(None, job.game, self.words), ())
+        with self.lock:
+            if self.session is job.session and self.game.key() == job.key:
+                with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
+                    self.session.record_hint(hint.move)
+        return HintFound(hint.move, hint.code, say_hint(hint, job.game, self.words),
+                         move_places(hint.move))
+
+    def hint(self, *, time_limit: float = 1.0) -> HintFound:
+        """A hint for the game as it stands (an honest one: the stock's order unread)."""
+        from devilsgrip.solver import hint as find_hint
+
+        job = self.hint_job()
+        return self.hint_found(job, find_hint(job.game.copy(), time_limit=time_limit))
+
+    def best_line_start(self) -> tuple[object, Game]:
+        """Make the game final (it has ended; refused with ``game-live`` while in play) and
+        return the key of its best line and the game at its start."""
+        with self.lock:
+            try:
+                self.session.make_final()
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
+            game = self.game
+            key = (self.session.game_id, id(self.session), game.start_position,
+                   str(game.rules))
+            start = game.copy()
+            start.restart()
+            return key, start
+
+    def best_line(self, *, time_limit: float = 10.0) -> BestLine:
+        """The solver's line from this deal's start, once the game has ended (the game is
+        then final: undo can no longer reopen it).  Worked out once per game."""
+        from devilsgrip.solver import solve
+
+        key, start = self.best_line_start()
+        found = self._solution.get(key)
+        if found is None:
+            result = solve(start, time_limit=time_limit)
+            found = BestLine(result.score, bool(result.proven), tuple(result.moves), start)
+            with self.lock:
+                self._solution[key] = found
+        return found
+
+    def review_start(self) -> None:
+        """Make the game final for its review: refused while it is in play (``game-live``:
+        a review shows the stock); a game that is over is made final."""
+        with self.lock:
+            problem = policy.review_refusal(self.session)
+            if problem is not None:
+                raise self.refusal(problem)
+            try:
+                self.session.make_final()
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
+
+    def review(self, *, time_limit: float = 10.0,
+               progress: Callable[[int, int], None] | None = None,
+               sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
+               ) -> Review:
+        """The review of this game (see :meth:`review_start`); a review kept in the store
+        is read back, a new one kept there."""
+        from devilsgrip.table.reviews import review_session
+
+        self.review_start()
+        return review_session(self.session, time_limit=time_limit, progress=progress,
+                              sketch=sketch)
+
+    def end_text(self) -> str:
+        """How the game stands when it has ended or is over (empty while in play)."""
+        return say_end(self.session, self.words)
