@@ -14,12 +14,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+# The editable install also builds the compiled search core (hatch_build.py): again when
+# its source changes.
+CORE_SOURCES := hatch_build.py src/devilsgrip/solver/_core.c
+
+$(PLAY_STAMP): pyproject.toml $(CORE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python -m devilsgrip.i18n_build
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(BIN)/python
+$(TEST_STAMP): pyproject.toml $(CORE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	$(BIN)/python -m devilsgrip.i18n_build
 	touch $@ $(PLAY_STAMP)

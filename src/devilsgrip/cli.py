@@ -65,8 +65,9 @@ def _command_names(parser: argparse.ArgumentParser) -> set[str]:
 
 def _version() -> str:
     from devilsgrip import __version__
+    from devilsgrip.solver import core
 
-    return f"devilsgrip {__version__}"
+    return f"devilsgrip {__version__} (search core: {core.name()})"
 
 
 def _early_language(argv: Sequence[str]) -> None:

@@ -17,7 +17,7 @@ from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV
 from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, REDEAL, MoveKind
 from devilsgrip.rules import Rules
-from devilsgrip.solver import solve
+from devilsgrip.solver import core, solve
 from devilsgrip.solver.bounds import Bounds
 from devilsgrip.solver.clairvoyant import new_search
 from devilsgrip.solver.grids import BOTTOM_FIELD, TOP_FIELD
@@ -245,7 +245,7 @@ def test_last_pass_bound_never_exceeds_the_optimum(
     except RuntimeError:
         return
     assert root_bound(game) <= best, game.position()
-    with patch("devilsgrip.solver.bounds.TALON_BOUND_STOCK", 96):
+    with core.using("python"), patch("devilsgrip.solver.bounds.TALON_BOUND_STOCK", 96):
         assert root_bound(game) <= best, game.position()
 
 
@@ -351,7 +351,7 @@ def test_stack_bound_is_not_vacuous() -> None:
         rules = _LAST_PASS_RULES[seed % len(_LAST_PASS_RULES)]
         game = _stock_out(seed, 10 + seed % 25, rules, seed % 8, split=True,
                           stock_left=3 + seed % 15)
-        with patch.object(Bounds, "_stack_bound", lambda self, *args: 0):
+        with core.using("python"), patch.object(Bounds, "_stack_bound", lambda self, *args: 0):
             rest = root_bound(game)
         above += stack_bound(game) > rest
     assert above >= 3
@@ -606,7 +606,7 @@ def test_count_bound_is_not_vacuous() -> None:
         rules = _LAST_PASS_RULES[seed % len(_LAST_PASS_RULES)]
         game = _stock_out(seed, 10 + seed % 25, rules, seed % 8, split=True,
                           stock_left=3 + seed % 15)
-        with patch.object(Bounds, "_count_bound", lambda self, *args: 0):
+        with core.using("python"), patch.object(Bounds, "_count_bound", lambda self, *args: 0):
             rest = root_bound(game)
         above += count_bound(game) > rest
     assert above >= 10
@@ -627,7 +627,7 @@ def test_count_bound_sees_fills_that_cannot_keep_pace() -> None:
     best = solve(game, time_limit=20)
     assert best.proven and best.score == 25
     assert count_bound(game) == 24
-    with patch.object(Bounds, "_prefix_ok", lambda self, *args: True):
+    with core.using("python"), patch.object(Bounds, "_prefix_ok", lambda self, *args: True):
         assert count_bound(game) == 12
 
 

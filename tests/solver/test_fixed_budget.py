@@ -4,9 +4,13 @@ Every case runs the search with no clock, so the work it does is a function of
 the position alone: the score, whether it was proven, the nodes spent and the
 line found must match ``data/fixed_budget.json`` exactly.  A change meant to
 keep the search's behaviour (a refactoring, a faster loop) must keep this
-record; a change meant to alter it rewrites it on purpose::
+record; a change meant to alter it rewrites it on purpose (with the pure-Python
+core, the reference)::
 
-    .venv/bin/python tests/solver/test_fixed_budget.py --write
+    DEVILSGRIP_CORE=python .venv/bin/python tests/solver/test_fixed_budget.py --write
+
+Every case runs under both search cores, pure Python and compiled (where it is
+built): the record holds them equal.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from devilsgrip.game import Game
-from devilsgrip.solver import solve
+from devilsgrip.solver import core, solve
 
 RECORD = Path(__file__).resolve().parent / "data" / "fixed_budget.json"
 
@@ -48,10 +52,20 @@ def record() -> dict[str, dict[str, object]]:
     return {case_name(*case): run_case(*case) for case in CASES}
 
 
+CORES = (
+    core.PYTHON,
+    pytest.param(core.COMPILED, marks=pytest.mark.skipif(
+        not core.available(), reason="the compiled search core is not built here")),
+)
+
+
+@pytest.mark.parametrize("core_name", CORES)
 @pytest.mark.parametrize(("number", "rules", "nodes"), CASES)
-def test_the_search_does_the_recorded_work(number: int, rules: str, nodes: int) -> None:
+def test_the_search_does_the_recorded_work(number: int, rules: str, nodes: int,
+                                           core_name: str) -> None:
     golden = json.loads(RECORD.read_text(encoding="utf-8"))
-    assert run_case(number, rules, nodes) == golden[case_name(number, rules, nodes)]
+    with core.using(core_name):
+        assert run_case(number, rules, nodes) == golden[case_name(number, rules, nodes)]
 
 
 def test_the_record_covers_every_case() -> None:

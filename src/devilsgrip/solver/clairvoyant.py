@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
 from devilsgrip.rules import Rules
-from devilsgrip.solver.bounds import Bounds, CardBounds, RunBounds
+from devilsgrip.solver import core
+from devilsgrip.solver.bounds import Bounds
 from devilsgrip.solver.grids import CardGrid, RunGrid, card_grid, run_grid
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.lines import realize
@@ -20,18 +22,59 @@ from devilsgrip.solver.moves import (
     safe_at,
     safe_child,
 )
-from devilsgrip.solver.playouts import Candidate, PlayoutSearch, run_candidates, run_entered
+from devilsgrip.solver.playouts import (
+    PLAYOUT_SEED_FACTOR,
+    Candidate,
+    PlayoutSearch,
+    run_candidates,
+    run_entered,
+)
 from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SharedTable, SolveResult
 
 
 class RunSearch(PlayoutSearch[RunGrid]):
-    """The search with ``run``-mode grids (:data:`~devilsgrip.solver.grids.RunGrid`)."""
+    """The search with ``run``-mode grids (:data:`~devilsgrip.solver.grids.RunGrid`).
+
+    Where the compiled core runs (:mod:`devilsgrip.solver.core`), its exhaustive
+    search and its playouts are the compiled core's: the same nodes, in the same
+    order, on compact state.
+    """
+
+    COMPILED_ORDER: ClassVar[int] = 0
+    """The order of the children the compiled core follows: 0 for
+    :meth:`_dfs_children`'s, 1 for the spaces each leaves to be made, the most first
+    (:class:`~devilsgrip.solver.wins.WinHunt`).  A subclass that orders them in any
+    other way runs on the pure-Python core."""
+
+    def __init__(self, game: Game, **options: Any) -> None:
+        super().__init__(game, **options)
+        self.compiled = self._compiled_core()
+        if self.compiled is not None:
+            self._dfs = self._compiled_dfs  # type: ignore[method-assign]
+            self._probe = self._compiled_probe  # type: ignore[method-assign]
+
+    def _compiled_core(self) -> Any:
+        """The compiled core's module when it may run this search, else None."""
+        module = core.compiled()
+        if module is None or not isinstance(self.tt, module.Table):
+            return None
+        if self.COMPILED_ORDER == 0 and type(self)._dfs_children is not RunSearch._dfs_children:
+            return None
+        return module
+
+    def _compiled_dfs(self, g: RunGrid, p: int, r: int, mask: int = 0) -> int:
+        value: int = self.compiled.dfs(self, g, p, r, mask)
+        return value
+
+    def _compiled_probe(self, budget: int | None = None) -> None:
+        rng = random.Random(len(self.seq) * PLAYOUT_SEED_FACTOR + self.p0 + (budget or 0))
+        self.compiled.probe(self, rng, self.grid0, self.p0, self.r0, self.mask0, budget)
 
     def grid_of(self, game: Game) -> RunGrid:
         return run_grid(game.grid)
 
     def make_bounds(self, rules: Rules) -> Bounds[RunGrid]:
-        return RunBounds(rules)
+        return core.run_bounds(rules)
 
     def _moves(self, g: RunGrid, p: int, r: int, n: int,
                cuts: list[Cut] | None = None) -> list[Child[RunGrid]]:
@@ -120,7 +163,7 @@ class CardSearch(PlayoutSearch[CardGrid]):
         return card_grid(game.grid)
 
     def make_bounds(self, rules: Rules) -> Bounds[CardGrid]:
-        return CardBounds(rules)
+        return core.card_bounds(rules)
 
     def _moves(self, g: CardGrid, p: int, r: int, n: int,
                cuts: list[Cut] | None = None) -> list[Child[CardGrid]]:

@@ -56,11 +56,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic
+from typing import Any, ClassVar, Final, Generic, Protocol
 
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
 from devilsgrip.rules import Rules
+from devilsgrip.solver import core
 from devilsgrip.solver.bounds import Bounds
 from devilsgrip.solver.grids import TOP_FIELD
 from devilsgrip.solver.moves import Child, Cut, G, MacroMove, reachable_cuts
@@ -93,6 +94,28 @@ Applied = tuple[int, int, int]
 NOTHING_TAKEN: Final[Applied] = (-1, -1, -1)
 
 
+class Table(Protocol):
+    """A transposition table: a dict, or the compiled core's table of ``run``-mode keys."""
+
+    def get(self, key: TableKey, /) -> int | None: ...
+
+    def __setitem__(self, key: TableKey, value: int, /) -> None: ...
+
+    def __len__(self) -> int: ...
+
+    def clear(self) -> None: ...
+
+
+def new_table(rules: Rules) -> Table:
+    """An empty transposition table for searches under ``rules``: the compiled core's
+    where it runs and the grids are ``run``-mode ints, else a dict."""
+    module = core.compiled()
+    if module is not None and rules.move_unit == "run":
+        table: Table = module.Table()
+        return table
+    return {}
+
+
 class SharedTable:
     """A transposition table shared by the searches of the positions of one game.
 
@@ -110,7 +133,7 @@ class SharedTable:
     def __init__(self, game: Game, entries: int = DEFAULT_TT_ENTRIES) -> None:
         self.seq: tuple[int, ...] = (*game.talon, *reversed(game.stock))
         self.rules = game.rules
-        self.entries: dict[TableKey, int] = {}
+        self.entries: Table = new_table(self.rules)
         self.max_entries = entries
 
     def identify(self, seq: Sequence[int]) -> tuple[list[int], int] | None:
@@ -214,7 +237,7 @@ class Search(Generic[G]):
         self.bounds: Bounds[G] = self.make_bounds(rules)
         self.time_limit = time_limit
         self.max_nodes = max_nodes
-        self.tt: dict[TableKey, int] = {}
+        self.tt: Table = new_table(rules)
         self.tt_entries = tt_entries
         self.mask0 = 0
         """The cards missing from ``seq`` at the root, a bit per card's index in ``orig``'s

@@ -297,9 +297,14 @@ class WinSearch(Search[G], Generic[G]):
         if not no_redeal_left(game):
             raise ValueError("the win search needs a position with no redeal left")
         super().__init__(game, time_limit=time_limit, max_nodes=max_nodes, rollouts=0)
-        self.dead: set[Any] = set()
+        self.dead: Any = set()
         self.dead_entries = dead_entries
         self.relax_nodes = relax_nodes
+        compiled = getattr(self, "compiled", None)  # RunSearch's: the compiled core
+        if compiled is not None and not relax_nodes:
+            self.dead = compiled.Table()
+            self._win_core = compiled
+            self._win = self._compiled_win  # type: ignore[method-assign]
         self.relaxed_cuts = 0
         """Branches the relaxation ended (the lower bound had not)."""
 
@@ -314,6 +319,10 @@ class WinSearch(Search[G], Generic[G]):
         except TimeUp:
             self._unwind()
             return None
+
+    def _compiled_win(self, g: G, p: int, r: int, mask: int) -> bool:
+        won: bool = self._win_core.win(self, g, p, r, mask)
+        return won
 
     def _relaxed_lost(self, g: G, p: int) -> bool:
         seq = self.seq

@@ -45,6 +45,8 @@ class WinHunt(RunSearch):
     """The ``run``-mode search with its children tried in the order of the spaces they
     leave to be made, the most first (the usual order among equals)."""
 
+    COMPILED_ORDER = 1
+
     def _dfs_children(self, g: RunGrid, p: int, r: int, n: int,
                       cuts: list[Cut]) -> list[Child[RunGrid]]:
         children = super()._dfs_children(g, p, r, n, cuts)

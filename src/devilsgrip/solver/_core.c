@@ -1,0 +1,1731 @@
+/* The compiled search core: the run-mode exhaustive search, the win search, the
+ * playouts and the lower bounds of devilsgrip.solver, on compact integer state.
+ *
+ * Every function here is a transcription of the pure-Python reference (search.py,
+ * clairvoyant.py, winnable.py, playouts.py, bounds.py, moves.py): the same
+ * children in the same order, the same table and the same node counts.  The
+ * differential tests (tests/solver/test_cores.py) hold the two equal; the
+ * arguments for why each bound is sound live in the docstrings of bounds.py.
+ *
+ * State: a run-mode grid is two 96-bit multisets of 2-bit counters (tops T and
+ * bottoms B, bit 2c for card c), held in unsigned __int128; the sequence outside
+ * the grid is an int array; the transposition table is an open-addressing hash
+ * table of fixed-size keys (Table, also usable from Python as a mapping).
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+#define N_CARDS 48
+#define GRID_SIZE 24
+#define MAXN 128          /* cards outside the grid at most (72 in a real deal) */
+#define MAXPATH 512
+#define CLOCK_EVERY 1024
+#define TALON_BOUND_STOCK 12
+#define NEVER (1 << 30)
+
+enum { TALON = 0, EMPTY = 1, PEEL = 2 };
+
+static int LEVEL[N_CARDS];
+static int PREV[N_CARDS];
+static u128 LOW;            /* the low bit of each of 48 counters */
+static u128 NONBASE;        /* the low bit of each non-base card's counter */
+static u128 NONBASE_BOTH;
+
+#define TF(c) (((u128)1) << (2 * (c)))
+#define CNT(x, c) ((int)(((x) >> (2 * (c))) & 3))
+
+static PyObject *TimeUpError = NULL;
+static PyObject *PhaseEndError = NULL;
+static PyObject *bases_unmatched_fn = NULL;
+static PyObject *perf_counter_fn = NULL;
+
+static inline int pop128(u128 x) {
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+static inline u128 nonzero(u128 x) { return (x | (x >> 1)) & LOW; }
+static inline int count2(u128 x) { return pop128(x & LOW) + 2 * pop128((x >> 1) & LOW); }
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+
+/* ------------------------------------------------------------ Python ints */
+static int int_to_bytes(PyObject *x, unsigned char *buf, size_t size) {
+    if (!PyLong_Check(x)) {
+        PyErr_SetString(PyExc_TypeError, "an int was expected");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    return _PyLong_AsByteArray((PyLongObject *)x, buf, size, 1, 0, 1);
+#else
+    return _PyLong_AsByteArray((PyLongObject *)x, buf, size, 1, 0);
+#endif
+}
+
+static u128 bytes_u128(const unsigned char *b, int len) {
+    u128 v = 0;
+    for (int i = len - 1; i >= 0; i--) v = (v << 8) | b[i];
+    return v;
+}
+
+/* A run grid int: tops in bits 0..95, bottoms from bit 96. */
+static int grid_from_int(PyObject *g, u128 *T, u128 *B) {
+    unsigned char buf[24];
+    if (int_to_bytes(g, buf, 24) < 0) return -1;
+    *T = bytes_u128(buf, 12);
+    *B = bytes_u128(buf + 12, 12);
+    return 0;
+}
+
+static int mask_from_int(PyObject *m, u128 *mask) {
+    unsigned char buf[16];
+    if (int_to_bytes(m, buf, 16) < 0) return -1;
+    *mask = bytes_u128(buf, 16);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ table */
+typedef struct {
+    u128 T, B, mask;
+    long long r; /* -1 with unlimited redeals (the key has no r) */
+    int p;
+    int value;   /* -1: an empty slot */
+} Slot;
+
+typedef struct {
+    PyObject_HEAD
+    Slot *slots;
+    size_t cap;  /* a power of 2 */
+    size_t len;
+} TableObject;
+
+static PyTypeObject TableType;
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint64_t key_hash(u128 T, u128 B, u128 mask, long long r, int p) {
+    uint64_t h = mix64((uint64_t)T ^ 0x9E3779B97F4A7C15ULL);
+    h = mix64(h ^ (uint64_t)(T >> 64));
+    h = mix64(h ^ (uint64_t)B);
+    h = mix64(h ^ (uint64_t)(B >> 64));
+    h = mix64(h ^ (uint64_t)mask);
+    h = mix64(h ^ (uint64_t)(mask >> 64));
+    h = mix64(h ^ ((uint64_t)r << 8) ^ (uint64_t)p);
+    return h;
+}
+
+static Slot *table_find(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
+    if (!t->cap) return NULL;
+    size_t i = key_hash(T, B, mask, r, p) & (t->cap - 1);
+    for (;;) {
+        Slot *s = &t->slots[i];
+        if (s->value < 0) return s;
+        if (s->T == T && s->B == B && s->mask == mask && s->r == r && s->p == p) return s;
+        i = (i + 1) & (t->cap - 1);
+    }
+}
+
+static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
+    Slot *s = table_find(t, T, B, mask, r, p);
+    return s ? s->value : -1;
+}
+
+static int table_grow(TableObject *t) {
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    Slot *old = t->slots;
+    size_t oldcap = t->cap;
+    Slot *slots = PyMem_Malloc(cap * sizeof(Slot));
+    if (!slots) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < cap; i++) slots[i].value = -1;
+    t->slots = slots;
+    t->cap = cap;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (old[i].value >= 0) {
+            Slot *s = table_find(t, old[i].T, old[i].B, old[i].mask, old[i].r, old[i].p);
+            *s = old[i];
+        }
+    }
+    PyMem_Free(old);
+    return 0;
+}
+
+static void table_clear(TableObject *t) {
+    for (size_t i = 0; i < t->cap; i++) t->slots[i].value = -1;
+    t->len = 0;
+}
+
+/* Set a value (the caller decides whether it replaces the old one). */
+static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p, int value) {
+    if (2 * (t->len + 1) > t->cap && table_grow(t) < 0) return -1;
+    Slot *s = table_find(t, T, B, mask, r, p);
+    if (s->value < 0) {
+        t->len++;
+        s->T = T;
+        s->B = B;
+        s->mask = mask;
+        s->r = r;
+        s->p = p;
+    }
+    s->value = value;
+    return 0;
+}
+
+/* A key tuple of search.py: (grid, mask, cut) or (grid, mask, cut, redeals). */
+static int parse_key(PyObject *key, u128 *T, u128 *B, u128 *mask, long long *r, int *p) {
+    if (!PyTuple_Check(key) || (PyTuple_GET_SIZE(key) != 3 && PyTuple_GET_SIZE(key) != 4)) {
+        PyErr_SetString(PyExc_TypeError, "a table key is (grid, mask, cut[, redeals])");
+        return -1;
+    }
+    if (grid_from_int(PyTuple_GET_ITEM(key, 0), T, B) < 0) return -1;
+    if (mask_from_int(PyTuple_GET_ITEM(key, 1), mask) < 0) return -1;
+    long pp = PyLong_AsLong(PyTuple_GET_ITEM(key, 2));
+    if (pp == -1 && PyErr_Occurred()) return -1;
+    *p = (int)pp;
+    *r = -1;
+    if (PyTuple_GET_SIZE(key) == 4) {
+        *r = PyLong_AsLongLong(PyTuple_GET_ITEM(key, 3));
+        if (*r == -1 && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    TableObject *t = (TableObject *)type->tp_alloc(type, 0);
+    if (!t) return NULL;
+    t->slots = NULL;
+    t->cap = 0;
+    t->len = 0;
+    return (PyObject *)t;
+}
+
+static void Table_dealloc(TableObject *t) {
+    PyMem_Free(t->slots);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static Py_ssize_t Table_len(TableObject *t) { return (Py_ssize_t)t->len; }
+
+static PyObject *Table_get(TableObject *t, PyObject *args) {
+    PyObject *key, *dflt = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &key, &dflt)) return NULL;
+    u128 T, B, mask;
+    long long r;
+    int p;
+    if (parse_key(key, &T, &B, &mask, &r, &p) < 0) return NULL;
+    int v = table_get(t, T, B, mask, r, p);
+    if (v < 0) {
+        Py_INCREF(dflt);
+        return dflt;
+    }
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Table_subscript(TableObject *t, PyObject *key) {
+    u128 T, B, mask;
+    long long r;
+    int p;
+    if (parse_key(key, &T, &B, &mask, &r, &p) < 0) return NULL;
+    int v = table_get(t, T, B, mask, r, p);
+    if (v < 0) {
+        PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    return PyLong_FromLong(v);
+}
+
+static int Table_ass_subscript(TableObject *t, PyObject *key, PyObject *value) {
+    if (value == NULL) {
+        PyErr_SetString(PyExc_TypeError, "entries are not deleted one by one");
+        return -1;
+    }
+    u128 T, B, mask;
+    long long r;
+    int p;
+    if (parse_key(key, &T, &B, &mask, &r, &p) < 0) return -1;
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "a table value is a score (0 or more)");
+        return -1;
+    }
+    return table_set(t, T, B, mask, r, p, (int)v);
+}
+
+static int Table_contains(TableObject *t, PyObject *key) {
+    u128 T, B, mask;
+    long long r;
+    int p;
+    if (parse_key(key, &T, &B, &mask, &r, &p) < 0) return -1;
+    return table_get(t, T, B, mask, r, p) >= 0;
+}
+
+static PyObject *Table_clear(TableObject *t, PyObject *unused) {
+    table_clear(t);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Table_add(TableObject *t, PyObject *key) {
+    u128 T, B, mask;
+    long long r;
+    int p;
+    if (parse_key(key, &T, &B, &mask, &r, &p) < 0) return NULL;
+    if (table_set(t, T, B, mask, r, p, 0) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Table_methods[] = {
+    {"get", (PyCFunction)Table_get, METH_VARARGS, "The value of a key, or the default."},
+    {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Forget every entry."},
+    {"add", (PyCFunction)Table_add, METH_O, "Add a key (as a set does)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMappingMethods Table_as_mapping = {
+    (lenfunc)Table_len, (binaryfunc)Table_subscript, (objobjargproc)Table_ass_subscript};
+static PySequenceMethods Table_as_sequence = {
+    .sq_length = (lenfunc)Table_len, .sq_contains = (objobjproc)Table_contains};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "devilsgrip.solver._core.Table",
+    .tp_basicsize = sizeof(TableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A transposition table of run-mode positions: keys (grid, mask, cut[, redeals]), "
+              "values scores.",
+    .tp_new = Table_new,
+    .tp_dealloc = (destructor)Table_dealloc,
+    .tp_methods = Table_methods,
+    .tp_as_mapping = &Table_as_mapping,
+    .tp_as_sequence = &Table_as_sequence,
+};
+
+/* ----------------------------------------------------------------- bounds */
+typedef struct {
+    int fill;          /* spaces filled from the talon */
+    int unlimited;     /* unlimited redeals */
+    long long redeals; /* redeals allowed (0 when unlimited, as "or 0" reads it) */
+    int k;             /* draw */
+} Rules;
+
+static inline int redeal_left(const Rules *R, long long r) {
+    return R->unlimited || r < R->redeals;
+}
+
+static int talon_bottom_lost(const int *seq, int p) {
+    int j = -1;
+    for (int i = 0; i < p; i++)
+        if (!LEVEL[seq[i]]) {
+            j = i;
+            break;
+        }
+    if (j < 0) return 0;
+    int sizes[N_CARDS][2];
+    for (int c = 0; c < N_CARDS; c++) sizes[c][0] = sizes[c][1] = 4;
+    for (int i = 0; i < j; i++) {
+        int card = seq[i], level = LEVEL[card];
+        int *two = sizes[card - 3 * level];
+        if (two[0] == level + 1)
+            two[0] = level;
+        else if (two[1] == level + 1)
+            two[1] = level;
+        else
+            return 1;
+    }
+    int *two = sizes[seq[j]];
+    return !(two[0] == 1 || two[1] == 1);
+}
+
+static void value_counts(u128 T, u128 B, int *tops, int *bots) {
+    for (int c = 0; c < N_CARDS; c++) {
+        tops[c] = CNT(T, c);
+        bots[c] = LEVEL[c] ? CNT(B, c) : 0;
+    }
+}
+
+static int term_change(int x, const int *tops, const int *bots, const int *cnt,
+                       const int *contrib) {
+    int delta = 0, w = x;
+    for (;;) {
+        if (LEVEL[w])
+            delta += imin(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w]) - contrib[w];
+        else
+            delta += -cnt[w] - contrib[w];
+        if (w != x || LEVEL[x] == 3) return delta;
+        w = x + 3;
+    }
+}
+
+static int prefix_ok(const int *seq, int p, int j, int m, const int *tops, const int *bots) {
+    char present[N_CARDS];
+    int room[N_CARDS];
+    for (int c = 0; c < N_CARDS; c++) {
+        present[c] = tops[c] > 0;
+        room[c] = LEVEL[c] ? tops[c - 3] : 0;
+    }
+    for (int i = j + 1; i < p; i++) {
+        int c = seq[i];
+        present[c] = 1;
+        if (LEVEL[c] < 3) room[c + 3]++;
+    }
+    for (int i = p; i < m; i++) present[seq[i]] = 1;
+    int total = 0;
+    for (int w = 0; w < N_CARDS; w++)
+        if (LEVEL[w]) total += imin(room[w], bots[w]);
+    for (int i = p; i < m; i++) {
+        int x = seq[i], level = LEVEL[x];
+        if (level < 3) {
+            int w = x + 3;
+            int r = ++room[w];
+            if (r <= bots[w]) total++;
+        }
+        if (level == 0)
+            total--;
+        else if (!present[x - 3]) {
+            int r = --room[x];
+            if (r < bots[x]) total--;
+        } else
+            continue;
+        if (total < 0) return 0;
+    }
+    return 1;
+}
+
+/* The stack part of the counting bound: the cut, and the sum D above it (*has). */
+static int count_cut(const Rules *R, const int *seq, int n, int p, const int *tops,
+                     const int *bots, const int *base_terms, int *rest, int *has) {
+    int cnt[N_CARDS] = {0}, cs[N_CARDS] = {0}, contrib[N_CARDS];
+    char badf[N_CARDS] = {0};
+    int total = 0, bad = 0;
+    for (int c = 0; c < N_CARDS; c++) {
+        contrib[c] = base_terms[c];
+        total += contrib[c];
+    }
+    int fill = R->fill;
+    int full = fill && p == n;
+    int m = p;
+    for (int j = p - 1; j >= 0; j--) {
+        int x = seq[j];
+        int stock = 0;
+        for (;;) {
+            int cx = ++cnt[x];
+            if (stock) cs[x]++;
+            int level = LEVEL[x], c, b;
+            if (level) {
+                int sup = tops[x - 3] + cnt[x - 3];
+                c = sup - cx;
+                if (bots[x] < c) c = bots[x];
+                b = !full && cx - cs[x] > sup;
+            } else {
+                c = -cx;
+                b = !full && cx > cs[x];
+            }
+            total += c - contrib[x];
+            contrib[x] = c;
+            if (b != badf[x]) {
+                bad += b ? 1 : -1;
+                badf[x] = (char)b;
+            }
+            if (level < 3) {
+                int w = x + 3;
+                int sup = tops[x] + cx;
+                c = sup - cnt[w];
+                if (bots[w] < c) c = bots[w];
+                total += c - contrib[w];
+                contrib[w] = c;
+                b = !full && cnt[w] - cs[w] > sup;
+                if (b != badf[w]) {
+                    bad += b ? 1 : -1;
+                    badf[w] = (char)b;
+                }
+            }
+            if (!bad && total >= 0 && (full || prefix_ok(seq, p, j, m, tops, bots))) break;
+            if (m == n) {
+                cnt[seq[j]]--;
+                *rest = total + term_change(seq[j], tops, bots, cnt, contrib);
+                *has = 1;
+                return j;
+            }
+            x = seq[m];
+            stock = 1;
+            m++;
+            if (m == n && fill && !full) {
+                full = 1;
+                bad = 0;
+                memset(badf, 0, sizeof badf);
+            }
+        }
+    }
+    *has = 0;
+    return -1;
+}
+
+static int count_bound(const Rules *R, u128 T, u128 B, const int *seq, int n, int p, int fixed) {
+    int tops[N_CARDS], bots[N_CARDS];
+    value_counts(T, B, tops, bots);
+    int cut = -1;
+    if (fixed && p) {
+        int base_terms[N_CARDS];
+        for (int w = 0; w < N_CARDS; w++) base_terms[w] = imin(bots[w], w >= 3 ? tops[w - 3] : 0);
+        int rest, has;
+        cut = count_cut(R, seq, n, p, tops, bots, base_terms, &rest, &has);
+        if (has) return cut + 1 + imax(0, -rest);
+    }
+    int cnt[N_CARDS] = {0};
+    for (int i = cut + 1; i < n; i++) cnt[seq[i]]++;
+    int sum = 0;
+    for (int w = 0; w < N_CARDS; w++)
+        sum += LEVEL[w] ? imin(bots[w], tops[w - 3] + cnt[w - 3] - cnt[w]) : -cnt[w];
+    return cut + 1 + imax(0, -sum);
+}
+
+static int stack_tail(const Rules *R, const int *seq, int j, u128 seen, u128 need, int bases,
+                      u128 bcount) {
+    int fill = R->fill;
+    int blocked = bases + count2(need & ~(seen * 3));
+    int live = count2(bcount & ((seen << 6) * 3));
+    for (int i = j - 1; i >= 0; i--) {
+        int x = seq[i];
+        if (LEVEL[x]) {
+            need += TF(x - 3);
+            if (!((seen >> (2 * x - 6)) & 1)) {
+                if (!fill) return i + 1;
+                blocked++;
+            }
+        } else {
+            if (!fill) return i + 1;
+            blocked++;
+        }
+        if (blocked > live) return i + 1;
+        if (!((seen >> (2 * x)) & 1)) {
+            seen |= TF(x);
+            blocked -= (int)((need >> (2 * x)) & 3);
+            if (LEVEL[x] < 3) live += (int)((bcount >> (2 * x + 6)) & 3);
+        }
+    }
+    return 0;
+}
+
+static int stack_bound(const Rules *R, const int *seq, int n, u128 tops, u128 bcount, int p) {
+    int fill = R->fill;
+    u128 talon_seen = tops, talon_need = 0, stock_seen = 0, stock_need = 0;
+    int talon_bases = 0, stock_bases = 0, m0 = p;
+    for (int j = p - 1; j >= 0; j--) {
+        int x = seq[j];
+        if (LEVEL[x]) {
+            talon_need += TF(x - 3);
+            if (((talon_seen | stock_seen) >> (2 * x - 6)) & 1) {
+                talon_seen |= TF(x);
+                continue;
+            }
+        } else
+            talon_bases++;
+        int m = m0;
+        u128 s_seen = stock_seen, s_need = stock_need;
+        int s_bases = stock_bases;
+        if (talon_bases && !fill) return j + 1;
+        int has_failed = 0;
+        u128 failed = 0;
+        for (;;) {
+            u128 seen = talon_seen | s_seen;
+            u128 miss = ~(seen * 3);
+            if ((!has_failed || seen != failed) &&
+                ((fill && m == n) || !(talon_bases || (talon_need & miss)))) {
+                int blocked = talon_bases + count2(talon_need & miss) + s_bases +
+                              count2(s_need & miss);
+                if (blocked == 0 || blocked <= count2(bcount & ((seen << 6) * 3))) break;
+                failed = seen;
+                has_failed = 1;
+            }
+            if (m == n) return j + 1;
+            int y = seq[m];
+            s_seen |= TF(y);
+            if (LEVEL[y])
+                s_need += TF(y - 3);
+            else
+                s_bases++;
+            m++;
+        }
+        m0 = m;
+        stock_seen = s_seen;
+        stock_need = s_need;
+        stock_bases = s_bases;
+        talon_seen |= TF(x);
+        if (m0 == n)
+            return stack_tail(R, seq, j, talon_seen | stock_seen, talon_need + stock_need,
+                              talon_bases + stock_bases, bcount);
+    }
+    return 0;
+}
+
+static int talon_bound(const Rules *R, const int *seq, u128 seen, u128 bcount, int p) {
+    int fill = R->fill;
+    u128 ready = bcount & ((seen << 6) * 3);
+    int spare = count2(ready);
+    u128 waiting = bcount & ~ready;
+    for (int i = p - 1; i >= 0; i--) {
+        int x = seq[i], prev = PREV[x];
+        if (prev < 0 || !((seen >> (2 * prev)) & 1)) {
+            if (!(fill && spare)) return i + 1;
+            spare--;
+            if (prev >= 0) waiting += TF(x);
+        }
+        u128 bit = TF(x);
+        if (!(seen & bit)) {
+            seen |= bit;
+            if (LEVEL[x] < 3) {
+                int shift = 2 * x + 6;
+                u128 released = (waiting >> shift) & 3;
+                if (released) {
+                    spare += (int)released;
+                    waiting -= released << shift;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *int_list(const int *v, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (!x) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+/* bounds.bases_unmatched, called in Python: 1, 0, or -1 with an exception set. */
+static int call_bases_unmatched(const Rules *R, u128 T, u128 B, const int *seq, int n, int p) {
+    int tops[N_CARDS], bots[N_CARDS];
+    value_counts(T, B, tops, bots);
+    PyObject *a = int_list(tops, N_CARDS), *b = int_list(bots, N_CARDS), *s = int_list(seq, n);
+    PyObject *res = NULL;
+    if (a && b && s)
+        res = PyObject_CallFunction(bases_unmatched_fn, "OOOiO", a, b, s, p,
+                                    R->fill ? Py_True : Py_False);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(s);
+    if (!res) return -1;
+    int truth = PyObject_IsTrue(res);
+    Py_DECREF(res);
+    return truth;
+}
+
+/* Bounds.lower_bound: the cards of seq that provably never enter.  T: the tops as
+ * counters; B: the bottoms as counters (base bottoms are ignored); piles: the
+ * occupied cells.  *err is set (with a Python exception) on failure. */
+static int lower_bound(const Rules *R, u128 T, u128 B, int piles, const int *seq, int n,
+                       u128 seqcount, int p, long long r, int best, int *err) {
+    if (!n) return 0;
+    u128 tops = nonzero(T);
+    u128 bcount = B & NONBASE_BOTH;
+    int fixed = !R->unlimited && r >= R->redeals;
+    if (!fixed || !p) {
+        u128 pending = nonzero(seqcount);
+        int fill_source = p < n || (p > 0 && (R->fill || redeal_left(R, r)));
+        u128 reach = tops;
+        int live = 0;
+        for (;;) {
+            u128 grow = pending & (reach << 6) & NONBASE;
+            if (grow) {
+                reach |= grow;
+                pending &= ~grow;
+                continue;
+            }
+            if (!fill_source) break;
+            live = count2(bcount & ((reach << 6) * 3));
+            if (!live || !pending) break;
+            reach |= pending;
+            pending = 0;
+        }
+        u128 ok = (reach << 6) & NONBASE;
+        int bound = count2(seqcount & ~(ok * 3)) - live;
+        if (piles == GRID_SIZE) return bound;
+        return imax(bound, count_bound(R, T, B, seq, n, p, 0));
+    }
+    int fill = R->fill;
+    int bottom_lost = fill && p > 0 && talon_bottom_lost(seq, p);
+    if (bottom_lost && best <= 1) return 1;
+    int counted = count_bound(R, T, B, seq, n, p, 1);
+    if (counted >= best) return counted;
+    if (bottom_lost) {
+        counted = imax(counted, 1);
+        if (counted >= best) return counted;
+    }
+    u128 stock_pending = 0;
+    for (int c = p; c < n; c++) stock_pending |= TF(seq[c]);
+    u128 above = stock_pending, above_all = stock_pending;
+    u128 reach = tops;
+    int live = 0, fills = 0, i = p - 1;
+    for (;;) {
+        int changed = 0;
+        u128 grow = stock_pending & (reach << 6) & NONBASE;
+        if (grow) {
+            reach |= grow;
+            stock_pending &= ~grow;
+            changed = 1;
+        }
+        while (i >= 0) {
+            u128 bit = TF(seq[i]);
+            if (!(fills && fill) && !((reach << 6) & NONBASE & bit)) break;
+            reach |= bit;
+            i--;
+            changed = 1;
+        }
+        if (!fills && (p < n || fill)) {
+            live = count2(bcount & ((reach << 6) * 3));
+            if (live) {
+                fills = 1;
+                reach |= stock_pending;
+                stock_pending = 0;
+                changed = 1;
+            }
+        }
+        if (!changed) break;
+    }
+    if (fills) live = count2(bcount & ((reach << 6) * 3));
+    u128 ok = (reach << 6) & NONBASE;
+    int cut = i;
+    int chains = fill ? live : 0;
+    int uses = 0;
+    for (int j = p - 1; j > cut; j--) {
+        int c = seq[j];
+        u128 bit = TF(c);
+        if (!(ok & bit)) {
+            uses++;
+            if (uses > chains) {
+                cut = j;
+                break;
+            }
+        } else if (!chains && !((tops | above) & (bit >> 6))) {
+            cut = j;
+            break;
+        }
+        above |= bit;
+    }
+    int dead = 0;
+    if (cut < 0)
+        dead = count2(seqcount & ~(ok * 3));
+    else
+        for (int j = cut + 1; j < n; j++) dead += !((ok >> (2 * seq[j])) & 1);
+    int bound = cut + 1 + imax(0, dead - live);
+    int stuck = stack_bound(R, seq, n, tops, bcount, p);
+    if (stuck > cut + 1) {
+        dead = 0;
+        for (int j = stuck; j < n; j++) dead += !((ok >> (2 * seq[j])) & 1);
+        bound = imax(bound, stuck + imax(0, dead - live));
+    }
+    bound = imax(bound, counted);
+    if (n - p <= TALON_BOUND_STOCK) bound = imax(bound, talon_bound(R, seq, tops | above_all, bcount, p));
+    if (!bound && best <= 1) {
+        int unmatched = call_bases_unmatched(R, T, B, seq, n, p);
+        if (unmatched < 0) {
+            *err = 1;
+            return 0;
+        }
+        if (unmatched) return 1;
+    }
+    return bound;
+}
+
+/* ------------------------------------------------------------------ search */
+typedef struct {
+    int q, kind, a, b;
+} Move;
+
+typedef struct {
+    u128 T, B;
+    long long r2;
+    int q, kind, a;
+    int p2, i;
+} Child;
+
+typedef struct {
+    Rules R;
+    int seq[MAXN], orig[MAXN], n;
+    u128 seqcount;
+    long long nodes, max_nodes, node_cap; /* -1: none */
+    int best, floor;
+    double deadline;
+    TableObject *tt;
+    long long tt_entries;
+    TableObject *dead;
+    long long dead_entries;
+    Move path[MAXPATH];
+    int plen;
+    Move best_path[MAXPATH];
+    int blen, best_changed;
+    Child *arena;
+    size_t arena_len, arena_cap;
+    int order_spaces; /* children tried in the order of the spaces they leave (WinHunt) */
+} S;
+
+static int now_past(S *s, int *err) {
+    PyObject *t = PyObject_CallNoArgs(perf_counter_fn);
+    if (!t) {
+        *err = 1;
+        return 0;
+    }
+    double now = PyFloat_AsDouble(t);
+    Py_DECREF(t);
+    return now > s->deadline;
+}
+
+static void note_best(S *s) {
+    s->best = s->n;
+    memcpy(s->best_path, s->path, sizeof(Move) * (size_t)s->plen);
+    s->blen = s->plen;
+    s->best_changed = 1;
+}
+
+static Child *arena_reserve(S *s, size_t more) {
+    if (s->arena_len + more > s->arena_cap) {
+        size_t cap = s->arena_cap ? s->arena_cap : 4096;
+        while (cap < s->arena_len + more) cap *= 2;
+        Child *a = PyMem_Realloc(s->arena, cap * sizeof(Child));
+        if (!a) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        s->arena = a;
+        s->arena_cap = cap;
+    }
+    return s->arena + s->arena_len;
+}
+
+typedef struct {
+    int q;
+    long long r;
+} Cut;
+
+static int reachable_cuts(const Rules *R, int p, int n, long long r, Cut *out) {
+    int m = 0;
+    for (int q = p; q < n; q += R->k) out[m++] = (Cut){q, r};
+    out[m++] = (Cut){n, r};
+    if (n == 0) return m;
+    if (p && (R->unlimited || r < R->redeals)) {
+        int stop = p % R->k == 0 ? p : n;
+        for (int q = 0; q < stop; q += R->k) out[m++] = (Cut){q, r + 1};
+    }
+    return m;
+}
+
+static inline int fill_index(int q, int n, int fill_talon) {
+    if (q < n) return q;
+    if (fill_talon && q > 0) return q - 1;
+    return -1;
+}
+
+static inline u128 run_emptiable(u128 T, u128 B) {
+    return nonzero(B) & NONBASE & (nonzero(T) << 6);
+}
+
+static inline int low_card(u128 bit) {
+    uint64_t lo = (uint64_t)bit;
+    return lo ? __builtin_ctzll(lo) / 2 : 32 + __builtin_ctzll((uint64_t)(bit >> 64)) / 2;
+}
+
+/* moves.run_children into out (room for enough children); returns their number.  The
+ * talon builds and the fills of bases come first, then the other fills, each in the
+ * order of the cuts. */
+static int run_children(const S *s, u128 T, u128 B, const Cut *cuts, int ncuts, Child *out) {
+    const int *seq = s->seq;
+    int n = s->n;
+    int sources[N_CARDS], ns = 0;
+    u128 e = run_emptiable(T, B);
+    while (e) {
+        u128 low = e & (~e + 1);
+        sources[ns++] = low_card(low);
+        e ^= low;
+    }
+    int m = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int ci = 0; ci < ncuts; ci++) {
+            int q = cuts[ci].q;
+            long long rq = cuts[ci].r;
+            if (q > 0 && pass == 0) {
+                int c = seq[q - 1], prev = PREV[c];
+                if (prev >= 0 && CNT(T, prev))
+                    out[m++] = (Child){T - TF(prev) + TF(c), B, rq, q, TALON, -1, q - 1, q - 1};
+            }
+            if (ns) {
+                int i = fill_index(q, n, s->R.fill);
+                if (i < 0) continue;
+                int f = seq[i];
+                if ((LEVEL[f] == 0) != (pass == 0)) continue;
+                for (int k = 0; k < ns; k++) {
+                    int b = sources[k];
+                    out[m++] = (Child){T - TF(b - 3) + TF(f), B - TF(b) + TF(f), rq, q, EMPTY, b,
+                                       i, i};
+                }
+            }
+        }
+    }
+    return m;
+}
+
+static inline int safe_at(u128 T, u128 B, const int *seq, u128 seqcount, int q) {
+    if (!q) return 0;
+    int c = seq[q - 1], prev = PREV[c];
+    if (prev < 0) return 0;
+    int covered = CNT(T, prev);
+    return covered == 2 ||
+           (covered == 1 && CNT(seqcount, c) == 1 && !CNT(B, c));
+}
+
+static int max_children(int ncuts) { return ncuts * (1 + N_CARDS / 2) + 1; }
+
+/* RunSearch._dfs_children (with WinHunt's order when asked). */
+static int dfs_children(S *s, u128 T, u128 B, long long r, Cut *cuts, int ncuts, Child *out) {
+    int count;
+    if (redeal_left(&s->R, r)) {
+        count = run_children(s, T, B, cuts, ncuts, out);
+    } else {
+        int safe = -1;
+        for (int ci = 0; ci < ncuts; ci++)
+            if (safe_at(T, B, s->seq, s->seqcount, cuts[ci].q)) {
+                safe = cuts[ci].q;
+                break;
+            }
+        if (safe < 0) {
+            count = run_children(s, T, B, cuts, ncuts, out);
+        } else {
+            int c = s->seq[safe - 1];
+            out[0] = (Child){T - TF(PREV[c]) + TF(c), B, r, safe, TALON, -1, safe - 1, safe - 1};
+            int m = 0;
+            for (int ci = 0; ci < ncuts; ci++)
+                if (cuts[ci].q < safe) cuts[m++] = cuts[ci];
+            count = 1 + run_children(s, T, B, cuts, m, out + 1);
+        }
+    }
+    if (s->order_spaces && count > 1) {
+        /* a stable sort on the spaces each child leaves to be made, the most first */
+        int key[count];
+        for (int i = 0; i < count; i++) key[i] = pop128(run_emptiable(out[i].T, out[i].B));
+        for (int i = 1; i < count; i++) {
+            Child c = out[i];
+            int kc = key[i], j = i - 1;
+            while (j >= 0 && key[j] < kc) {
+                out[j + 1] = out[j];
+                key[j + 1] = key[j];
+                j--;
+            }
+            out[j + 1] = c;
+            key[j + 1] = kc;
+        }
+    }
+    return count;
+}
+
+static inline void key_of(const S *s, int p, int n, long long r, int *kp, long long *kr) {
+    if (s->R.unlimited) {
+        *kp = (p % s->R.k == 0 || p == n) ? 0 : p;
+        *kr = -1;
+    } else {
+        *kp = p;
+        *kr = r;
+    }
+}
+
+static int store(S *s, u128 T, u128 B, u128 mask, long long kr, int kp, int value) {
+    TableObject *tt = s->tt;
+    if ((long long)tt->len >= s->tt_entries) table_clear(tt);
+    int old = table_get(tt, T, B, mask, kr, kp);
+    if (old < 0 || value > old) return table_set(tt, T, B, mask, kr, kp, value);
+    return 0;
+}
+
+static inline int take(S *s, int i) {
+    int card = s->seq[i];
+    int o = s->orig[i];
+    memmove(s->seq + i, s->seq + i + 1, sizeof(int) * (size_t)(s->n - i - 1));
+    memmove(s->orig + i, s->orig + i + 1, sizeof(int) * (size_t)(s->n - i - 1));
+    s->n--;
+    s->seqcount -= TF(card);
+    return o;
+}
+
+static inline void put_back(S *s, int i, int card, int o) {
+    memmove(s->seq + i + 1, s->seq + i, sizeof(int) * (size_t)(s->n - i));
+    memmove(s->orig + i + 1, s->orig + i, sizeof(int) * (size_t)(s->n - i));
+    s->seq[i] = card;
+    s->orig[i] = o;
+    s->n++;
+    s->seqcount += TF(card);
+}
+
+#define ERR (-1)
+#define TIMEUP (-2)
+#define PHASEEND (-3)
+
+static inline int piles_of(u128 T) { return count2(T); }
+
+/* Search._dfs: the value of a position, or ERR, TIMEUP, PHASEEND. */
+static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
+    int err = 0;
+    s->nodes++;
+    if (((s->nodes & (CLOCK_EVERY - 1)) == 0 && now_past(s, &err)) ||
+        (s->max_nodes >= 0 && s->nodes > s->max_nodes))
+        return TIMEUP;
+    if (err) return ERR;
+    if (s->node_cap >= 0 && s->nodes > s->node_cap) return PHASEEND;
+    int n = s->n;
+    if (n < s->best) note_best(s);
+    if (n <= s->floor) return n;
+    int kp;
+    long long kr;
+    key_of(s, p, n, r, &kp, &kr);
+    int known = table_get(s->tt, T, B, mask, kr, kp);
+    if (known >= 0 && known >= s->best) return known;
+    int lb = lower_bound(&s->R, T, B, piles_of(T), s->seq, n, s->seqcount, p, r, s->best, &err);
+    if (err) return ERR;
+    if (lb >= s->best) {
+        if (store(s, T, B, mask, kr, kp, lb) < 0) return ERR;
+        return lb;
+    }
+    int value = n;
+    Cut cuts[2 * MAXN + 4];
+    int ncuts = reachable_cuts(&s->R, p, n, r, cuts);
+    if (!arena_reserve(s, (size_t)max_children(ncuts))) return ERR;
+    size_t base = s->arena_len;
+    int count = dfs_children(s, T, B, r, cuts, ncuts, s->arena + base);
+    s->arena_len = base + (size_t)count;
+    int result = 0;
+    for (int ci = 0; ci < count; ci++) {
+        Child ch = s->arena[base + ci];
+        int i = ch.i;
+        int n2 = i >= 0 ? n - 1 : n;
+        long long nodes = s->nodes + 1;
+        if (n2 >= s->best && (nodes & (CLOCK_EVERY - 1)) &&
+            (s->max_nodes < 0 || nodes <= s->max_nodes) &&
+            (s->node_cap < 0 || nodes <= s->node_cap)) {
+            int kp2;
+            long long kr2;
+            key_of(s, ch.p2, n2, ch.r2, &kp2, &kr2);
+            u128 mask2 = i >= 0 ? mask | ((u128)1 << s->orig[i]) : mask;
+            int k2 = table_get(s->tt, ch.T, ch.B, mask2, kr2, kp2);
+            if (k2 >= 0 && k2 >= s->best) {
+                s->nodes = nodes;
+                if (k2 < value) value = k2;
+                continue;
+            }
+        }
+        int card = s->seq[i];
+        int o = take(s, i);
+        s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, -1};
+        int v = dfs(s, ch.T, ch.B, ch.p2, ch.r2, mask | ((u128)1 << o));
+        s->plen--;
+        put_back(s, i, card, o);
+        if (v < 0) {
+            result = v;
+            break;
+        }
+        if (v < value) value = v;
+        if (s->best <= s->floor) break;
+    }
+    s->arena_len = base;
+    if (result < 0) return result;
+    if (store(s, T, B, mask, kr, kp, value) < 0) return ERR;
+    return value;
+}
+
+/* WinSearch._win_cuts */
+static int win_cuts(S *s, int p, int n, long long r, Cut *cuts) {
+    int ncuts = reachable_cuts(&s->R, p, n, r, cuts);
+    int j = p;
+    while (j < n && LEVEL[s->seq[j]]) j++;
+    if (j == n) return ncuts;
+    for (int i = 0; i < p; i++)
+        if (!LEVEL[s->seq[i]]) return ncuts;
+    if (s->R.fill && !talon_bottom_lost(s->seq, j + 1)) return ncuts;
+    int m = 0;
+    for (int ci = 0; ci < ncuts; ci++)
+        if (cuts[ci].q <= j) cuts[m++] = cuts[ci];
+    return m;
+}
+
+/* WinSearch._win (run mode, no relaxation at the nodes): 1 won, 0 lost, or an error. */
+static int win(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
+    int err = 0;
+    s->nodes++;
+    if (((s->nodes & 1023) == 0 && now_past(s, &err)) ||
+        (s->max_nodes >= 0 && s->nodes > s->max_nodes))
+        return TIMEUP;
+    if (err) return ERR;
+    int n = s->n;
+    if (!n) {
+        s->best = 0;
+        memcpy(s->best_path, s->path, sizeof(Move) * (size_t)s->plen);
+        s->blen = s->plen;
+        s->best_changed = 1;
+        return 1;
+    }
+    int kp;
+    long long kr;
+    key_of(s, p, n, r, &kp, &kr);
+    if (table_get(s->dead, T, B, mask, kr, kp) >= 0) return 0;
+    if ((long long)s->dead->len >= s->dead_entries) table_clear(s->dead);
+    if (table_set(s->dead, T, B, mask, kr, kp, 0) < 0) return ERR;
+    int lb = lower_bound(&s->R, T, B, piles_of(T), s->seq, n, s->seqcount, p, r, s->best, &err);
+    if (err) return ERR;
+    if (lb >= 1) return 0;
+    Cut cuts[2 * MAXN + 4];
+    int ncuts = win_cuts(s, p, n, r, cuts);
+    if (!arena_reserve(s, (size_t)max_children(ncuts))) return ERR;
+    size_t base = s->arena_len;
+    int count = dfs_children(s, T, B, r, cuts, ncuts, s->arena + base);
+    s->arena_len = base + (size_t)count;
+    int won = 0;
+    for (int ci = 0; ci < count; ci++) {
+        Child ch = s->arena[base + ci];
+        int i = ch.i;
+        int card = s->seq[i];
+        int o = take(s, i);
+        s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, -1};
+        won = win(s, ch.T, ch.B, ch.p2, ch.r2, mask | ((u128)1 << o));
+        s->plen--;
+        put_back(s, i, card, o);
+        if (won) break;
+    }
+    s->arena_len = base;
+    return won;
+}
+
+/* --------------------------------------------------- reading a Search object */
+static int get_ll(PyObject *obj, const char *name, long long none_value, long long *out) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v) return -1;
+    if (v == Py_None)
+        *out = none_value;
+    else {
+        *out = PyLong_AsLongLong(v);
+        if (*out == -1 && PyErr_Occurred()) {
+            Py_DECREF(v);
+            return -1;
+        }
+    }
+    Py_DECREF(v);
+    return 0;
+}
+
+static int get_int_array(PyObject *obj, const char *name, int *out, int *len) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v) return -1;
+    if (!PyList_Check(v) || PyList_GET_SIZE(v) >= MAXN) {
+        Py_DECREF(v);
+        PyErr_Format(PyExc_ValueError, "%s: a list of fewer than %d cards was expected", name,
+                     MAXN);
+        return -1;
+    }
+    Py_ssize_t m = PyList_GET_SIZE(v);
+    for (Py_ssize_t i = 0; i < m; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(v, i));
+        if (x == -1 && PyErr_Occurred()) {
+            Py_DECREF(v);
+            return -1;
+        }
+        out[i] = (int)x;
+    }
+    *len = (int)m;
+    Py_DECREF(v);
+    return 0;
+}
+
+static int get_table(PyObject *obj, const char *name, TableObject **out) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v) return -1;
+    if (!PyObject_TypeCheck(v, &TableType)) {
+        Py_DECREF(v);
+        PyErr_Format(PyExc_TypeError, "%s: a compiled Table was expected", name);
+        return -1;
+    }
+    *out = (TableObject *)v; /* a new reference, released by release() */
+    return 0;
+}
+
+static int check_cards(const int *v, int n, int limit) {
+    for (int i = 0; i < n; i++)
+        if (v[i] < 0 || v[i] >= limit) {
+            PyErr_SetString(PyExc_ValueError, "a card or index out of range");
+            return -1;
+        }
+    return 0;
+}
+
+static int load_rules(PyObject *search, Rules *R) {
+    long long k, redeals, unlimited, fill;
+    if (get_ll(search, "k", 0, &k) < 0 || get_ll(search, "redeals_max", 0, &redeals) < 0 ||
+        get_ll(search, "unlimited", 0, &unlimited) < 0 ||
+        get_ll(search, "fill_talon", 0, &fill) < 0)
+        return -1;
+    if (k < 1) {
+        PyErr_SetString(PyExc_ValueError, "draw must be at least 1");
+        return -1;
+    }
+    R->k = (int)k;
+    R->redeals = redeals;
+    R->unlimited = (int)unlimited;
+    R->fill = (int)fill;
+    return 0;
+}
+
+static int move_from_tuple(PyObject *t, Move *m) {
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4) {
+        PyErr_SetString(PyExc_TypeError, "a macro move is a 4-tuple");
+        return -1;
+    }
+    int v[4];
+    for (int j = 0; j < 4; j++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(t, j));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        v[j] = (int)x;
+    }
+    *m = (Move){v[0], v[1], v[2], v[3]};
+    return 0;
+}
+
+static PyObject *move_tuple(const Move *m) {
+    return Py_BuildValue("(iiii)", m->q, m->kind, m->a, m->b);
+}
+
+static S *load(PyObject *search, int with_dead) {
+    S *s = PyMem_Calloc(1, sizeof(S));
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    int m;
+    long long best, floor, x;
+    if (load_rules(search, &s->R) < 0 || get_int_array(search, "seq", s->seq, &s->n) < 0 ||
+        get_int_array(search, "orig", s->orig, &m) < 0 || check_cards(s->seq, s->n, N_CARDS) ||
+        check_cards(s->orig, m, 128))
+        goto fail;
+    if (m != s->n) {
+        PyErr_SetString(PyExc_ValueError, "seq and orig differ in length");
+        goto fail;
+    }
+    for (int i = 0; i < s->n; i++) s->seqcount += TF(s->seq[i]);
+    if (get_ll(search, "nodes", 0, &s->nodes) < 0 ||
+        get_ll(search, "max_nodes", -1, &s->max_nodes) < 0 ||
+        get_ll(search, "best", 0, &best) < 0 || get_ll(search, "floor", 0, &floor) < 0)
+        goto fail;
+    s->best = (int)best;
+    s->floor = (int)floor;
+    s->node_cap = -1;
+    if (!with_dead && get_ll(search, "node_cap", -1, &s->node_cap) < 0) goto fail;
+    PyObject *d = PyObject_GetAttrString(search, "deadline");
+    if (!d) goto fail;
+    s->deadline = PyFloat_AsDouble(d);
+    Py_DECREF(d);
+    if (s->deadline == -1.0 && PyErr_Occurred()) goto fail;
+    if (get_table(search, "tt", &s->tt) < 0) goto fail;
+    if (get_ll(search, "tt_entries", 0, &s->tt_entries) < 0) goto fail;
+    if (with_dead) {
+        if (get_table(search, "dead", &s->dead) < 0 ||
+            get_ll(search, "dead_entries", 0, &x) < 0)
+            goto fail;
+        s->dead_entries = x;
+    }
+    PyObject *path = PyObject_GetAttrString(search, "path");
+    if (!path) goto fail;
+    if (!PyList_Check(path) || PyList_GET_SIZE(path) >= MAXPATH / 2) {
+        Py_DECREF(path);
+        PyErr_SetString(PyExc_ValueError, "path: a short list of macro moves was expected");
+        goto fail;
+    }
+    s->plen = (int)PyList_GET_SIZE(path);
+    for (int i = 0; i < s->plen; i++)
+        if (move_from_tuple(PyList_GET_ITEM(path, i), &s->path[i]) < 0) {
+            Py_DECREF(path);
+            goto fail;
+        }
+    Py_DECREF(path);
+    return s;
+fail:
+    Py_XDECREF(s->tt);
+    Py_XDECREF(s->dead);
+    PyMem_Free(s);
+    return NULL;
+}
+
+static void release(S *s) {
+    Py_XDECREF(s->tt);
+    Py_XDECREF(s->dead);
+    PyMem_Free(s->arena);
+    PyMem_Free(s);
+}
+
+/* Write back nodes, best and best_path; 0 or -1. */
+static int save(S *s, PyObject *search) {
+    PyObject *v = PyLong_FromLongLong(s->nodes);
+    if (!v || PyObject_SetAttrString(search, "nodes", v) < 0) {
+        Py_XDECREF(v);
+        return -1;
+    }
+    Py_DECREF(v);
+    v = PyLong_FromLong(s->best);
+    if (!v || PyObject_SetAttrString(search, "best", v) < 0) {
+        Py_XDECREF(v);
+        return -1;
+    }
+    Py_DECREF(v);
+    if (s->best_changed) {
+        PyObject *list = PyList_New(s->blen);
+        if (!list) return -1;
+        for (int i = 0; i < s->blen; i++) {
+            PyObject *t = move_tuple(&s->best_path[i]);
+            if (!t) {
+                Py_DECREF(list);
+                return -1;
+            }
+            PyList_SET_ITEM(list, i, t);
+        }
+        int rc = PyObject_SetAttrString(search, "best_path", list);
+        Py_DECREF(list);
+        if (rc < 0) return -1;
+    }
+    return 0;
+}
+
+static PyObject *finish(S *s, PyObject *search, int rc) {
+    int saved = save(s, search);
+    release(s);
+    if (rc == ERR || saved < 0) return NULL;
+    if (rc == TIMEUP) {
+        PyErr_SetNone(TimeUpError);
+        return NULL;
+    }
+    if (rc == PHASEEND) {
+        PyErr_SetNone(PhaseEndError);
+        return NULL;
+    }
+    return PyLong_FromLong(rc);
+}
+
+static int parse_position(PyObject *args, PyObject **search, u128 *T, u128 *B, int *p,
+                          long long *r, u128 *mask) {
+    PyObject *g, *m;
+    if (!PyArg_ParseTuple(args, "OOiLO", search, &g, p, r, &m)) return -1;
+    if (grid_from_int(g, T, B) < 0 || mask_from_int(m, mask) < 0) return -1;
+    return 0;
+}
+
+static PyObject *py_dfs(PyObject *self, PyObject *args) {
+    PyObject *search;
+    u128 T, B, mask;
+    int p;
+    long long r, order;
+    if (parse_position(args, &search, &T, &B, &p, &r, &mask) < 0) return NULL;
+    S *s = load(search, 0);
+    if (!s) return NULL;
+    if (p < 0 || p > s->n) {
+        release(s);
+        PyErr_SetString(PyExc_ValueError, "the cut is out of range");
+        return NULL;
+    }
+    if (get_ll(search, "COMPILED_ORDER", 0, &order) < 0) {
+        release(s);
+        return NULL;
+    }
+    s->order_spaces = order == 1;
+    int rc = dfs(s, T, B, p, r, mask);
+    return finish(s, search, rc);
+}
+
+static PyObject *py_win(PyObject *self, PyObject *args) {
+    PyObject *search;
+    u128 T, B, mask;
+    int p;
+    long long r, order;
+    if (parse_position(args, &search, &T, &B, &p, &r, &mask) < 0) return NULL;
+    S *s = load(search, 1);
+    if (!s) return NULL;
+    if (p < 0 || p > s->n) {
+        release(s);
+        PyErr_SetString(PyExc_ValueError, "the cut is out of range");
+        return NULL;
+    }
+    if (get_ll(search, "COMPILED_ORDER", 0, &order) < 0) {
+        release(s);
+        return NULL;
+    }
+    s->order_spaces = order == 1;
+    int rc = win(s, T, B, p, r, mask);
+    if (rc == 0 || rc == 1) {
+        int saved = save(s, search);
+        release(s);
+        if (saved < 0) return NULL;
+        return PyBool_FromLong(rc);
+    }
+    return finish(s, search, rc);
+}
+
+/* lower_bound(grid, seq, p, r, best, fill, unlimited, redeals): a run grid (int) or a
+ * card grid (tuple of pile codes bottom * 48 + top). */
+static PyObject *py_lower_bound(PyObject *self, PyObject *args) {
+    PyObject *g, *seqo;
+    int p, best, fill, unlimited;
+    long long r, redeals;
+    if (!PyArg_ParseTuple(args, "OOiLiiiL", &g, &seqo, &p, &r, &best, &fill, &unlimited,
+                          &redeals))
+        return NULL;
+    u128 T = 0, B = 0;
+    int piles;
+    if (PyTuple_Check(g)) {
+        piles = (int)PyTuple_GET_SIZE(g);
+        for (int i = 0; i < piles; i++) {
+            long code = PyLong_AsLong(PyTuple_GET_ITEM(g, i));
+            if (code == -1 && PyErr_Occurred()) return NULL;
+            if (code < 0 || code >= N_CARDS * N_CARDS) {
+                PyErr_SetString(PyExc_ValueError, "a pile code out of range");
+                return NULL;
+            }
+            int top = (int)(code % N_CARDS), bottom = (int)(code / N_CARDS);
+            T += TF(top);
+            if (LEVEL[bottom]) B += TF(bottom);
+        }
+    } else {
+        if (grid_from_int(g, &T, &B) < 0) return NULL;
+        piles = count2(T);
+    }
+    if (!PyList_Check(seqo) || PyList_GET_SIZE(seqo) >= MAXN) {
+        PyErr_SetString(PyExc_ValueError, "seq: a list of cards was expected");
+        return NULL;
+    }
+    int seq[MAXN];
+    int n = (int)PyList_GET_SIZE(seqo);
+    u128 seqcount = 0;
+    for (int i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PyList_GET_ITEM(seqo, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c < 0 || c >= N_CARDS) {
+            PyErr_SetString(PyExc_ValueError, "a card out of range");
+            return NULL;
+        }
+        seq[i] = (int)c;
+        seqcount += TF(c);
+    }
+    if (p < 0 || p > n) {
+        PyErr_SetString(PyExc_ValueError, "the cut is out of range");
+        return NULL;
+    }
+    Rules R = {fill, unlimited, redeals < 0 ? 0 : redeals, 3};
+    int err = 0;
+    int lb = lower_bound(&R, T, B, piles, seq, n, seqcount, p, r, best, &err);
+    if (err) return NULL;
+    return PyLong_FromLong(lb);
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    PyObject *timeup, *phaseend, *unmatched, *clock;
+    if (!PyArg_ParseTuple(args, "OOOO", &timeup, &phaseend, &unmatched, &clock)) return NULL;
+    Py_XSETREF(TimeUpError, Py_NewRef(timeup));
+    Py_XSETREF(PhaseEndError, Py_NewRef(phaseend));
+    Py_XSETREF(bases_unmatched_fn, Py_NewRef(unmatched));
+    Py_XSETREF(perf_counter_fn, Py_NewRef(clock));
+    Py_RETURN_NONE;
+}
+
+/* ---------------------------------------------------------------- playouts */
+#define KEY_CLASS_SHIFT 10
+#define TIE_MAX ((1 << KEY_CLASS_SHIFT) - 1)
+#define REJECTED (1 << 30)
+#define PLAYOUT_MAX_STEPS 400
+
+typedef struct {
+    int key;
+    Child child; /* its grid worked out at once: the same as run_entered's */
+} Cand;
+
+/* playouts.run_candidates */
+static int run_candidates(const S *s, u128 T, u128 B, const Cut *cuts, int ncuts, Cand *out) {
+    const int *seq = s->seq;
+    int n = s->n, unlimited = s->R.unlimited;
+    u128 tops = nonzero(T);
+    u128 e = nonzero(B) & NONBASE & (tops << 6);
+    int src_b[N_CARDS], src_last[N_CARDS], src_nb[N_CARDS], ns = 0;
+    while (e) {
+        u128 low = e & (~e + 1);
+        int b = low_card(low);
+        src_b[ns] = b;
+        src_last[ns] = CNT(T, b - 3) == 1;
+        src_nb[ns] = CNT(B, b);
+        ns++;
+        e ^= low;
+    }
+    int m = 0;
+    for (int ci = 0; ci < ncuts; ci++) {
+        int q = cuts[ci].q;
+        long long rq = cuts[ci].r;
+        int tie = unlimited ? 0 : imin(ci, TIE_MAX);
+        if (q > 0) {
+            int c = seq[q - 1], prev = PREV[c];
+            if (prev >= 0 && CNT(T, prev)) {
+                int key = 0;
+                if (unlimited && CNT(T, prev) == 1 && CNT(B, c)) key = 3;
+                out[m++] = (Cand){key << KEY_CLASS_SHIFT | tie,
+                                  {T - TF(prev) + TF(c), B, rq, q, TALON, -1, q - 1, q - 1}};
+            }
+        }
+        if (ns) {
+            int i = fill_index(q, n, s->R.fill);
+            if (i < 0) continue;
+            int f = seq[i];
+            if (!unlimited) {
+                int key = (LEVEL[f] ? 1 : 0) << KEY_CLASS_SHIFT | tie;
+                for (int k = 0; k < ns; k++) {
+                    int b = src_b[k];
+                    out[m++] = (Cand){key, {T - TF(b - 3) + TF(f), B - TF(b) + TF(f), rq, q,
+                                            EMPTY, b, i, i}};
+                }
+                continue;
+            }
+            int base = !LEVEL[f], pf = PREV[f];
+            int tpf = pf >= 0 ? CNT(T, pf) : 0;
+            for (int k = 0; k < ns; k++) {
+                int b = src_b[k], key;
+                if (base)
+                    key = 1;
+                else if (tpf - (pf == b - 3) > 0)
+                    key = 2;
+                else
+                    key = 4;
+                if (src_last[k] && src_nb[k] - 1 + (f == b) > 0) key += 3;
+                out[m++] = (Cand){key << KEY_CLASS_SHIFT,
+                                  {T - TF(b - 3) + TF(f), B - TF(b) + TF(f), rq, q, EMPTY, b, i, i}};
+            }
+        }
+    }
+    return m;
+}
+
+static int rng_random_below(PyObject *rng, double *out) {
+    PyObject *v = PyObject_CallMethod(rng, "random", NULL);
+    if (!v) return -1;
+    *out = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int rng_randrange(PyObject *rng, int n, int *out) {
+    PyObject *v = PyObject_CallMethod(rng, "randrange", "i", n);
+    if (!v) return -1;
+    long x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+/* PlayoutSearch._probe; the cards taken are put back before it returns. */
+static int probe(S *s, PyObject *rng, u128 T0, u128 B0, int p0, long long r0, u128 mask0,
+                 long long rollouts, long long stop) {
+    Cut cuts[2 * MAXN + 4];
+    size_t room = (size_t)max_children(2 * MAXN + 4);
+    Cand *cands = PyMem_Malloc(room * sizeof(Cand));
+    int *keys = PyMem_Malloc(room * sizeof(int));
+    int *pool = PyMem_Malloc(room * sizeof(int));
+    int taken_i[MAXPATH], taken_card[MAXPATH], taken_o[MAXPATH];
+    int rc = 0;
+    if (!cands || !keys || !pool) {
+        PyErr_NoMemory();
+        rc = ERR;
+        goto done;
+    }
+    int plen0 = s->plen;
+    for (long long it = 0; it < rollouts; it++) {
+        u128 T = T0, B = B0, mask = mask0;
+        int p = p0;
+        long long r = r0;
+        int steps = 0;
+        for (;;) {
+            s->nodes++;
+            int n = s->n;
+            if (n < s->best) {
+                note_best(s);
+                if (n <= s->floor) break;
+            }
+            int ncuts = reachable_cuts(&s->R, p, n, r, cuts);
+            int nc = run_candidates(s, T, B, cuts, ncuts, cands);
+            if (!nc || steps > PLAYOUT_MAX_STEPS || s->plen >= MAXPATH - 1) break;
+            for (int j = 0; j < nc; j++) keys[j] = cands[j].key;
+            int chosen = -1;
+            for (;;) {
+                int low = keys[0];
+                for (int j = 1; j < nc; j++)
+                    if (keys[j] < low) low = keys[j];
+                if (low >= REJECTED) break;
+                int np = 0;
+                double x = 1.0;
+                if (it && rng_random_below(rng, &x) < 0) {
+                    rc = ERR;
+                    goto unwind;
+                }
+                if (it && x < 0.25) {
+                    int wide = (low >> KEY_CLASS_SHIFT) + 2;
+                    for (int j = 0; j < nc; j++)
+                        if ((keys[j] >> KEY_CLASS_SHIFT) <= wide) pool[np++] = j;
+                } else {
+                    for (int j = 0; j < nc; j++)
+                        if (keys[j] == low) pool[np++] = j;
+                }
+                int pick = 0;
+                if (it && rng_randrange(rng, np, &pick) < 0) {
+                    rc = ERR;
+                    goto unwind;
+                }
+                int j = pool[pick];
+                keys[j] = REJECTED;
+                Child ch = cands[j].child;
+                int idx = ch.i;
+                int card = s->seq[idx];
+                int o = take(s, idx);
+                u128 mask2 = mask | ((u128)1 << o);
+                int kp;
+                long long kr;
+                key_of(s, ch.p2, s->n, ch.r2, &kp, &kr);
+                int known = table_get(s->tt, ch.T, ch.B, mask2, kr, kp);
+                int err = 0;
+                if (known < 0 || known < s->best) {
+                    int lb = lower_bound(&s->R, ch.T, ch.B, piles_of(ch.T), s->seq, s->n,
+                                         s->seqcount, ch.p2, ch.r2, s->best, &err);
+                    if (err) {
+                        put_back(s, idx, card, o);
+                        rc = ERR;
+                        goto unwind;
+                    }
+                    if (lb < s->best) {
+                        int d = s->plen;
+                        taken_i[d] = idx;
+                        taken_card[d] = card;
+                        taken_o[d] = o;
+                        s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, -1};
+                        T = ch.T;
+                        B = ch.B;
+                        p = ch.p2;
+                        r = ch.r2;
+                        mask = mask2;
+                        chosen = j;
+                        break;
+                    }
+                }
+                put_back(s, idx, card, o);
+            }
+            if (chosen < 0) break;
+            steps++;
+        }
+    unwind:
+        while (s->plen > plen0) {
+            int d = --s->plen;
+            put_back(s, taken_i[d], taken_card[d], taken_o[d]);
+        }
+        if (rc) break;
+        if (s->best <= s->floor) break;
+        int err = 0;
+        if (now_past(s, &err) || (s->max_nodes >= 0 && s->nodes > s->max_nodes)) break;
+        if (err) {
+            rc = ERR;
+            break;
+        }
+        if (stop >= 0 && s->nodes >= stop) break;
+    }
+done:
+    PyMem_Free(cands);
+    PyMem_Free(keys);
+    PyMem_Free(pool);
+    return rc;
+}
+
+static PyObject *py_probe(PyObject *self, PyObject *args) {
+    PyObject *search, *rng, *g, *m, *budget;
+    int p;
+    long long r, rollouts;
+    u128 T, B, mask;
+    if (!PyArg_ParseTuple(args, "OOOiLOO", &search, &rng, &g, &p, &r, &m, &budget)) return NULL;
+    if (grid_from_int(g, &T, &B) < 0 || mask_from_int(m, &mask) < 0) return NULL;
+    S *s = load(search, 0);
+    if (!s) return NULL;
+    long long stop = -1;
+    if (budget != Py_None) {
+        long long b = PyLong_AsLongLong(budget);
+        if (b == -1 && PyErr_Occurred()) {
+            release(s);
+            return NULL;
+        }
+        stop = s->nodes + b;
+    }
+    if (get_ll(search, "rollouts", 0, &rollouts) < 0) {
+        release(s);
+        return NULL;
+    }
+    if (p < 0 || p > s->n) {
+        release(s);
+        PyErr_SetString(PyExc_ValueError, "the cut is out of range");
+        return NULL;
+    }
+    int rc = probe(s, rng, T, B, p, r, mask, rollouts, stop);
+    int saved = save(s, search);
+    release(s);
+    if (rc || saved < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"configure", py_configure, METH_VARARGS,
+     "configure(TimeUp, PhaseEnd, bases_unmatched, perf_counter): what the core raises and "
+     "calls."},
+    {"dfs", py_dfs, METH_VARARGS,
+     "dfs(search, grid, cut, redeals, mask): Search._dfs of a run-mode search."},
+    {"win", py_win, METH_VARARGS,
+     "win(search, grid, cut, redeals, mask): WinSearch._win of a run-mode search."},
+    {"probe", py_probe, METH_VARARGS,
+     "probe(search, rng, grid, cut, redeals, mask, budget): PlayoutSearch._probe of a "
+     "run-mode search."},
+    {"lower_bound", py_lower_bound, METH_VARARGS,
+     "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "The compiled search core of devilsgrip.solver (see devilsgrip.solver.core).", -1,
+    core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    for (int c = 0; c < N_CARDS; c++) {
+        LEVEL[c] = c % 12 / 3;
+        PREV[c] = c % 12 >= 3 ? c - 3 : -1;
+        LOW |= TF(c);
+        if (LEVEL[c]) NONBASE |= TF(c);
+    }
+    NONBASE_BOTH = NONBASE * 3;
+    if (PyType_Ready(&TableType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m) return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(m, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

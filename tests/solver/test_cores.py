@@ -1,0 +1,218 @@
+"""The two search cores, compiled and pure Python, do the same work.
+
+The compiled core (``devilsgrip.solver._core``) must give the same node counts,
+scores, bounds and lines as the pure-Python reference, in every preset: on the
+fixed-budget harness (``test_fixed_budget.py`` runs its cases under each core)
+and here on random positions, for the optimizing search, the portfolio (the win
+search beside it), the win hunt with a redeal left, a shared table, and the lower
+bound alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from helpers import late_position, split_position
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from devilsgrip import cli
+from devilsgrip.game import Game
+from devilsgrip.solver import core, portfolio
+from devilsgrip.solver.clairvoyant import new_search, solve
+from devilsgrip.solver.search import SharedTable
+from devilsgrip.solver.winnable import prove_winnable
+from devilsgrip.solver.wins import can_win
+
+needs_compiled = pytest.mark.skipif(
+    not core.available(), reason="the compiled search core is not built here")
+
+PRESETS = ["classic", "single-pass", "literal"]
+RULES = [*PRESETS, "classic,draw=1", "classic,redeals=1", "single-pass,redeals=1",
+         "single-pass,move_unit=card", "literal,move_unit=run", "classic,fill_from_talon=false",
+         "literal,redeals=unlimited"]
+
+
+def both(work: Callable[[], Any]) -> tuple[Any, Any]:
+    """``work()`` under the pure core, then under the compiled core."""
+    with core.using(core.PYTHON):
+        pure = work()
+    with core.using(core.COMPILED):
+        compiled = work()
+    return pure, compiled
+
+
+def walked(seed: int, outside: int, rules: str, steps: int, split: bool) -> Game:
+    """A late position after ``steps`` random legal moves, without history."""
+    game = (split_position if split else late_position)(seed, outside, rules)
+    rng = random.Random(seed * 31 + steps)
+    for _ in range(steps):
+        moves = game.generate_moves(swaps=False)
+        if not moves:
+            break
+        game.push(rng.choice(moves))
+    return Game.from_position(game.position())
+
+
+def summary(result: Any) -> tuple[Any, ...]:
+    return (result.score, result.proven, result.bound, result.nodes,
+            tuple(m.text() for m in result.moves))
+
+
+positions = {
+    "seed": st.integers(0, 10**6),
+    "outside": st.integers(4, 40),
+    "rules": st.sampled_from(RULES),
+    "steps": st.integers(0, 8),
+    "split": st.booleans(),
+}
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**positions, budget=st.integers(1, 3000))
+def test_the_search_does_the_same_work(seed: int, outside: int, rules: str, steps: int,
+                                       split: bool, budget: int) -> None:
+    game = walked(seed, outside, rules, steps, split)
+    pure, compiled = both(lambda: summary(solve(game, time_limit=None, max_nodes=budget)))
+    assert pure == compiled, game.position()
+
+
+@needs_compiled
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**positions, budget=st.integers(1, 2000))
+def test_the_portfolio_does_the_same_work(seed: int, outside: int, rules: str, steps: int,
+                                          split: bool, budget: int) -> None:
+    """The optimizing search, then the win search (with no redeal left) on a node budget."""
+    game = walked(seed, outside, rules, steps, split)
+
+    def work() -> tuple[Any, ...]:
+        result = portfolio.solve(game, time_limit=None, max_nodes=budget)
+        return (*summary(result), result.extra.get("win"))
+
+    pure, compiled = both(work)
+    assert pure == compiled, game.position()
+
+
+@needs_compiled
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**positions, budget=st.integers(1, 20_000))
+def test_the_win_searches_do_the_same_work(seed: int, outside: int, rules: str, steps: int,
+                                           split: bool, budget: int) -> None:
+    """The win search with no redeal left, the win hunt with one."""
+    game = walked(seed, outside, rules, steps, split)
+
+    def work() -> tuple[Any, ...]:
+        found = can_win(game, time_limit=None, max_nodes=budget)
+        return found.outcome, found.nodes, tuple(m.text() for m in found.moves)
+
+    pure, compiled = both(work)
+    assert pure == compiled, game.position()
+
+
+@needs_compiled
+@pytest.mark.parametrize("rules", PRESETS)
+@pytest.mark.parametrize("number", [401, 402])
+def test_whole_deals_do_the_same_work(number: int, rules: str) -> None:
+    game = Game(number, rules=rules)
+    pure, compiled = both(lambda: summary(solve(game, time_limit=None, max_nodes=4000)))
+    assert pure == compiled
+
+
+@needs_compiled
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), outside=st.integers(8, 20),
+       rules=st.sampled_from(["classic", "single-pass", "classic,redeals=1"]))
+def test_a_shared_table_does_the_same_work(seed: int, outside: int, rules: str) -> None:
+    """The positions of one game solved in turn with one table, as a review does."""
+    start = late_position(seed, outside, rules)
+    rng = random.Random(seed)
+    games = [start.copy()]
+    walk = start.copy()
+    for _ in range(6):
+        moves = walk.generate_moves(swaps=False)
+        if not moves:
+            break
+        walk.push(rng.choice(moves))
+        games.append(Game.from_position(walk.position()))
+
+    def work() -> list[tuple[Any, ...]]:
+        table = SharedTable(games[0])
+        return [summary(solve(g, time_limit=None, max_nodes=1500, table=table))
+                for g in reversed(games)]
+
+    pure, compiled = both(work)
+    assert pure == compiled
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**positions, best=st.integers(1, 60), walk=st.integers(0, 30))
+def test_the_lower_bounds_agree(seed: int, outside: int, rules: str, steps: int, split: bool,
+                                best: int, walk: int) -> None:
+    """At positions along a random line, for any score to beat (a win asked or not)."""
+    game = walked(seed, outside, rules, steps, split)
+    rng = random.Random(seed + walk)
+    for _ in range(walk + 1):
+        def bound() -> int:
+            search = new_search(game)
+            search.best = best
+            return search.lower_bound(search.grid0, search.p0, search.r0)
+
+        pure, compiled = both(bound)
+        assert pure == compiled, (game.position(), best)
+        moves = game.generate_moves(swaps=False)
+        if not moves:
+            break
+        game.push(rng.choice(moves))
+
+
+@needs_compiled
+def test_a_position_with_no_card_out_is_won_by_both() -> None:
+    game = late_position(7, 0, "single-pass")
+    pure, compiled = both(lambda: prove_winnable(game, time_limit=None).outcome)
+    assert pure == compiled == "won"
+
+
+# ------------------------------------------------------------------ the core chosen
+@needs_compiled
+def test_the_compiled_table_is_a_mapping_of_run_keys() -> None:
+    with core.using(core.COMPILED):
+        module = core.compiled()
+    assert module is not None
+    table = module.Table()
+    key = (3 | 5 << 100, 1 << 70, 4, 2)
+    assert table.get(key) is None and key not in table and len(table) == 0
+    table[key] = 7
+    table[(3, 0, 4)] = 1  # no redeals in the key (unlimited redeals)
+    assert table.get(key) == 7 and table[key] == 7 and key in table and len(table) == 2
+    assert table.get((3, 0, 4, 2)) is None
+    table.clear()
+    assert len(table) == 0 and table.get(key) is None
+    with pytest.raises(TypeError):
+        table.get((1, 2))
+    with pytest.raises(ValueError):
+        table[key] = -1
+
+
+def test_a_core_is_chosen_by_name() -> None:
+    with core.using(core.PYTHON):
+        assert core.name() == "pure Python"
+        assert core.compiled() is None
+    if core.available():
+        with core.using(core.COMPILED):
+            assert core.name() == "compiled"
+    else:
+        with pytest.raises(core.CoreError, match="not built"), core.using(core.COMPILED):
+            pass
+    with pytest.raises(core.CoreError, match="names no search core"), core.using("fast"):
+        pass
+
+
+def test_the_version_names_the_core(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--version"])
+    assert f"search core: {core.name()}" in capsys.readouterr().out
