@@ -7,37 +7,8 @@
 0
 >>> store.close()
 
-One database file (``--db``, else ``$DEVILSGRIP_DB``, else the user data
-directory) holds everything that must last.  It runs in WAL mode with a busy
-timeout, every write is one short ``BEGIN IMMEDIATE`` transaction, so two
-processes may write at once.  One connection is shared by the threads of a
-process behind a lock.
-
-A file that is not a usable devilsgrip database (random bytes, truncated, a
-newer schema, a directory, no permission) is refused with a :class:`StoreError`
-naming its path, and left byte for byte as it was: it is only probed read-only.
-
-Schema versions (``PRAGMA user_version``; migrations run on open, in order):
-
-1. ``games`` with the moves as one text column, ``settings`` by key.
-2. ``games`` gains owner, start position, status, hints; ``events`` keeps every
-   action (move, undo, redo, restart, hint, give up); settings per owner;
-   ``web_sessions`` and ``current_games``.
-3. ``games`` gains ``final`` (the game has ended and its result stands: won,
-   given up, left, or made final by showing the best line) and
-   ``play_seconds`` (the clock); ``events`` gains the kind ``final``;
-   ``counters`` keeps the last game id given, so that an id is never given
-   twice.  Games that had ended keep their results; unfinished games without
-   a move are removed.
-4. ``reviews``: the finished review of a game (JSON), kept with it.
-
-A game is *final* once it is won, given up, left, or its best line has been
-shown: nothing changes it after that, and only final games count in the
-statistics.  A game that is over (no card can enter) but not final may still
-be undone and played on.  Each write of an event names the number of events
-its writer has seen; a write to a game that another writer changed meanwhile
-is refused (``store-game-changed``), so two programs on one database never
-interleave their moves in one game.
+Where the file is, how two processes share it, when a game is final and the schema's
+versions: [the store][database-location] (docs/library/store.md).
 """
 
 from __future__ import annotations
