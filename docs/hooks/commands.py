@@ -1,9 +1,11 @@
-"""MkDocs hook: the command reference page, written from the ``devilsgrip`` parsers.
+"""MkDocs hook: the pages written from the code itself, so that they cannot drift.
 
-The page ``commands.md`` is made at build time by walking
-:func:`devilsgrip.cli.build_parser` and each subcommand's parser, so the
-reference says exactly what ``devilsgrip COMMAND --help`` says and cannot
-drift from it.
+* ``commands.md``, the command reference, made by walking
+  :func:`devilsgrip.cli.build_parser` and each subcommand's parser: it says
+  exactly what ``devilsgrip COMMAND --help`` says.
+* ``library/devilsgrip.md``, the names the package exports (its ``__all__``),
+  each linked to its reference under the module that defines it, with the first
+  line of its docstring.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 PAGE = "commands.md"
+PACKAGE_PAGE = "library/devilsgrip.md"
 
 INTRO = """\
 # Command reference
@@ -54,9 +57,12 @@ def _argument(action: argparse.Action) -> str:
     names = ", ".join(action.option_strings)
     if action.nargs == 0:
         return f"`{names}`"
-    shown = metavar or (
-        "{" + ",".join(str(c) for c in action.choices) + "}" if action.choices else action.dest.upper()
-    )
+    if metavar:
+        shown = metavar
+    elif action.choices:
+        shown = "{" + ",".join(str(c) for c in action.choices) + "}"
+    else:
+        shown = action.dest.upper()
     return f"`{names} {shown}`"
 
 
@@ -118,7 +124,35 @@ def render() -> str:
     return "\n".join(lines)
 
 
+PACKAGE_INTRO = """\
+# `devilsgrip`
+
+The names most programs need, importable from the package itself
+(`from devilsgrip import Game, Move`). Each is documented under the module
+that defines it.
+
+| name | what it is |
+|---|---|
+"""
+
+
+def render_package() -> str:
+    """The package's exports as Markdown: each name, its full path and docstring's first line."""
+    import griffe
+
+    package = griffe.load("devilsgrip", search_paths=["src"], resolve_aliases=True)
+    exports = [str(name) for name in package.exports or () if not str(name).startswith("__")]
+    rows = []
+    for name in exports:
+        member = package.members[name]
+        target = member.final_target if isinstance(member, griffe.Alias) else member
+        summary = target.docstring.value.split("\n\n", 1)[0] if target.docstring else ""
+        rows.append(f"| [`{name}`][{target.path}] | `{target.path}`: {_cell(summary)} |")
+    return PACKAGE_INTRO + "\n".join(rows) + "\n"
+
+
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
-    """Add the generated command reference to the site's files."""
+    """Add the generated pages to the site's files."""
     files.append(File.generated(config, PAGE, content=render()))
+    files.append(File.generated(config, PACKAGE_PAGE, content=render_package()))
     return files
