@@ -69,6 +69,7 @@ from devilsgrip.notation import (
 from devilsgrip.rules import CLASSIC, Rules
 
 Pile = tuple[Card, ...]
+"""A pile of a cell, bottom card first (``()`` for an empty cell)."""
 
 _DEAL, _REDEAL, _TALON, _BUILD, _SWAP = (
     MoveKind.DEAL,
@@ -91,6 +92,7 @@ class Rating(Enum):
 
     @staticmethod
     def of(score: int) -> Rating:
+        """The rating of a final ``score``."""
         if score <= 0:
             return Rating.WON
         if score <= 2:
@@ -369,6 +371,7 @@ class Game:
         return LegalMoves(self, swaps=False)
 
     def grid_cards(self) -> int:
+        """The number of cards in the grid."""
         return sum(len(p) for p in self.grid)
 
     def is_won(self) -> bool:
@@ -531,6 +534,7 @@ class Game:
         return None
 
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal in this position."""
         return self.reason(move) is None
 
     # ------------------------------------------------------------ making moves

@@ -82,6 +82,7 @@ class MoveReview:
     seen: str | None
 
     def to_dict(self) -> dict[str, Any]:
+        """The move's review as JSON-ready data."""
         return {"n": self.n, "move": self.move, "best": self.best, "proven": self.proven,
                 "cost": self.cost, "better": self.better, "seen": self.seen}
 
@@ -111,6 +112,7 @@ class Review:
         return sum(values) / len(values)
 
     def to_dict(self) -> dict[str, Any]:
+        """The review as JSON-ready data (:meth:`from_dict` reads it back)."""
         return {
             "rules": self.rules,
             "final_score": self.final_score,
@@ -122,6 +124,7 @@ class Review:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Review:
+        """The review that :meth:`to_dict` wrote."""
         lost = data.get("first_lost_win")
         kept = data.get("first_lost_win_proven")
         if kept is None:  # a review kept before the field: its value told
@@ -415,6 +418,7 @@ class _Boundary:
 
 
 NO_BOUNDARY: Final = _Boundary(-1, None, None)
+"""Nothing known of where the win was lost."""
 
 
 def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,

@@ -34,17 +34,25 @@ from devilsgrip.notation import format_deck
 from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
+"""The SQLite ``application_id`` that marks a devilsgrip database."""
 SCHEMA_VERSION: Final = 4
+"""The schema version this code writes (``PRAGMA user_version``)."""
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+"""The first bytes of every SQLite file."""
 BUSY_TIMEOUT_MS: Final = 15000
+"""How long a write waits for another process's, in milliseconds."""
 QUICK_CHECK_LIMIT: Final = 32 * 1024 * 1024
 """Files up to this size get ``PRAGMA quick_check`` on open (larger ones only the cheap checks)."""
 
 ENV_VAR: Final = "DEVILSGRIP_DB"
+"""The environment variable that names the database file when ``--db`` does not."""
 DB_NAME: Final = "devilsgrip.sqlite3"
+"""The database's file name in the user data directory."""
 
 EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "hint", "giveup", "final")
+"""The kinds of events a game keeps."""
 FINISHED: Final = (Status.OVER.value, Status.WON.value, Status.GIVEN_UP.value)
+"""The statuses of a game that has ended."""
 
 
 class StoreError(DevilsGripError):
@@ -101,6 +109,7 @@ def now_text() -> str:
 
 
 def parse_time(text: str | None) -> datetime | None:
+    """The time a stored text names (UTC when it names no zone), or None."""
     if not text:
         return None
     try:
@@ -141,6 +150,7 @@ class GameInfo:
         return self.status == Status.WON.value
 
     def to_dict(self) -> dict[str, Any]:
+        """The game's row as JSON-ready data."""
         return {
             "id": self.id, "owner": self.owner, "number": self.number, "deck": self.deck,
             "start_position": self.start_position, "rules": self.rules,
@@ -166,6 +176,7 @@ class GameResult:
 
 
 RATING_ORDER: Final = tuple(r.value for r in Rating)
+"""The ratings' values, best first."""
 
 
 @dataclass(frozen=True)
@@ -400,6 +411,7 @@ MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_2_to_3,
     _migrate_3_to_4,
 )
+"""The schema migrations: the ``n``-th takes a database from version ``n`` to ``n + 1``."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -675,6 +687,7 @@ class Store:
         return cls(p, con)
 
     def close(self) -> None:
+        """Close the database; the store cannot be used after."""
         with self._lock:
             if not self.closed:
                 self.closed = True
@@ -825,6 +838,7 @@ class Store:
         return gid
 
     def game_info(self, game_id: int) -> GameInfo | None:
+        """The stored row of game ``game_id``, or None."""
         rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _info(rows[0]) if rows else None
 
@@ -910,6 +924,7 @@ class Store:
         return {int(r[0]) for r in rows}
 
     def delete_game(self, game_id: int) -> None:
+        """Delete game ``game_id`` with its events and review."""
         with self._write() as con:
             con.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM current_games WHERE game_id = ?", (game_id,))
@@ -988,10 +1003,12 @@ class Store:
 
     # ------------------------------------------------------------- settings
     def get_setting(self, owner: str, key: str) -> str | None:
+        """The value of setting ``key`` of ``owner``, or None."""
         rows = self._read("SELECT value FROM settings WHERE owner = ? AND key = ?", (owner, key))
         return str(rows[0][0]) if rows else None
 
     def set_setting(self, owner: str, key: str, value: str) -> None:
+        """Set setting ``key`` of ``owner`` to ``value``."""
         with self._write() as con:
             con.execute(
                 "INSERT INTO settings (owner, key, value) VALUES (?, ?, ?) "
@@ -1000,10 +1017,12 @@ class Store:
             )
 
     def settings(self, owner: str) -> dict[str, str]:
+        """Every setting of ``owner``, by key."""
         return {k: v for k, v in self._read(
             "SELECT key, value FROM settings WHERE owner = ? ORDER BY key", (owner,))}
 
     def set_settings(self, owner: str, values: Mapping[str, str]) -> None:
+        """Set several settings of ``owner`` at once."""
         with self._write() as con:
             con.executemany(
                 "INSERT INTO settings (owner, key, value) VALUES (?, ?, ?) "
@@ -1018,6 +1037,7 @@ class Store:
         return int(rows[0][0]) if rows else None
 
     def set_current_game(self, owner: str, game_id: int | None) -> None:
+        """Make ``game_id`` the game ``owner`` is playing (None: no game)."""
         with self._write() as con:
             if game_id is None:
                 con.execute("DELETE FROM current_games WHERE owner = ?", (owner,))
@@ -1041,11 +1061,13 @@ class Store:
         return token
 
     def web_session_exists(self, token: str) -> bool:
+        """Whether ``token`` names a known browser session."""
         if not token or len(token) > 200:
             return False
         return bool(self._read("SELECT 1 FROM web_sessions WHERE token = ?", (token,)))
 
     def touch_web_session(self, token: str) -> None:
+        """Note that browser session ``token`` was seen now."""
         with self._write() as con:
             con.execute("UPDATE web_sessions SET last_seen = ? WHERE token = ?",
                         (now_text(), token))

@@ -32,6 +32,7 @@ from devilsgrip.solver.rollouts import (
 )
 
 PLAYERS: Final = ("greedy", "honest", "clairvoyant")
+"""The computer players' names."""
 SEED_FACTOR: Final = 1_000_003
 """A prime mixing the seed with the moves played into the random stock orders'
 seed: the same information state and seed always draw the same orders."""
