@@ -25,7 +25,10 @@ Every command of `devilsgrip`, its arguments and options, as the program
 itself defines them (this page is written from its argument parsers each time
 the site is built). `devilsgrip` with no command runs `play`. Every command
 takes `--help`. Bad input is one line on standard error and exit status 2; an
-illegal move in `replay` stops with status 1.
+illegal move in `replay` stops with status 1 and names the move's number, its
+text and the reason. `play`, `tui`, `solve` and `autoplay` take a game number
+bare as well as by `--game`: `devilsgrip autoplay 189` is
+`devilsgrip autoplay --game 189`.
 """
 
 
