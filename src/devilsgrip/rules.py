@@ -5,8 +5,8 @@ separated by commas: ``classic``, ``classic,draw=1``,
 ``single-pass,redeals=2``, ``literal,move_unit=run``,
 ``literal,redeals=unlimited``.
 
->>> Rules.parse("single-pass,redeals=2")
-Rules.parse('single-pass,redeals=2')
+>>> Rules.parse("single-pass,redeals=2") == Rules.parse("classic,redeals=2")
+True
 >>> str(Rules.parse("literal,move_unit=run,fill_from_talon=true,redeals=unlimited"))
 'classic'
 """
