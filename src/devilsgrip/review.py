@@ -89,7 +89,7 @@ class MoveReview:
 
 @dataclass
 class Review:
-    """The review of a whole game (see the module documentation)."""
+    """The review of a whole game ([how a review works][review-method] (docs/solver.md))."""
 
     rules: str
     final_score: int

@@ -142,7 +142,10 @@ class GameInfo:
 
     @property
     def finished(self) -> bool:
-        """The game has ended and its result stands (see the module documentation)."""
+        """The game has ended and its result stands.
+
+        See [final games][final-games] (docs/library/store.md).
+        """
         return self.final
 
     @property

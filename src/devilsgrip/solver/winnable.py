@@ -120,7 +120,9 @@ def _grid_relaxed(grid: Any, run_mode: bool) -> tuple[int, int, int]:
 
 
 class Relaxation:
-    """The monotone relaxation of a position with no redeal left (module documentation).
+    """The monotone relaxation of a position with no redeal left.
+
+    Proof: [the monotone relaxation][monotone-relaxation] (docs/solver.md).
 
     ``talon`` bottom first, ``stock`` top first; ``tops`` has bit ``c`` for each
     top value, ``live`` counts the non-base bottoms whose predecessor is in it,
