@@ -732,18 +732,7 @@ class Game:
     def is_over(self) -> bool:
         """True when no card can ever enter the grid again (RULES.md, "End of the game").
 
-        Decided in closed form, without search.  Moves through which no card
-        enters (deals, redeals, swaps, builds that fill nothing) never change
-        the multiset of pile tops: a build that leaves its source non-empty
-        uncovers the other copy of the card it covers.  So a talon build can
-        only come from a talon top reachable by dealing (this pass, and one
-        more pass if a redeal is left), and a filled space only from an
-        emptying build: in ``run`` mode any pile whose bottom card's
-        predecessor is a top; in ``card`` mode such a pile that can first be
-        peeled to its bottom card, which holds exactly when every card under
-        its top is also the top of another pile (each peel needs the other
-        copy of the card beneath uncovered, and a covered copy can never be
-        uncovered while its twin is covered too).
+        Decided in closed form, without search: [the end of the game][game-over] (docs/solver.md).
         """
         if not self.stock and not self.talon:
             return True
