@@ -8,7 +8,7 @@ PLAY_STAMP := $(VENV)/.play-installed
 TEST_STAMP := $(VENV)/.test-installed
 ARGS ?=
 
-.PHONY: play test lint typecheck pytest browser axe clean bench
+.PHONY: play test lint typecheck pytest docs screenshots browser axe clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,7 +52,7 @@ axe:
 	fi
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests $(wildcard benchmarks)
+	$(BIN)/ruff check src tests $(wildcard benchmarks) docs/hooks scripts
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/devilsgrip
@@ -60,10 +60,18 @@ typecheck: $(TEST_STAMP)
 pytest: $(TEST_STAMP) browser axe
 	$(BIN)/pytest -n 2 $(ARGS)
 
-test: lint typecheck pytest
+# The documentation site (MkDocs + Material + mkdocstrings) into build/docs/, warnings as errors.
+docs: $(TEST_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/docs
+
+# The README's pictures of the page (Chromium) and of the terminal (Textual's SVG export).
+screenshots: $(TEST_STAMP) browser
+	$(BIN)/python scripts/screenshots.py --out docs/images
+
+test: lint typecheck docs pytest
 
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools build/docs

@@ -36,21 +36,33 @@ from collections.abc import Iterator
 from typing import Final
 
 Card = int
+"""A card: an int ``0 <= card < 48``, ``suit * 12 + rank - 2`` (both copies share it)."""
 
 SUITS: Final = "SHDC"
+"""The suits' codes, in card order: spades, hearts, diamonds, clubs."""
 SUIT_SYMBOLS: Final = "♠♥♦♣"
+"""The suits' symbols, in card order."""
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
+"""The suits' English names, in card order."""
 RANKS: Final = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+"""The ranks in the deck, 2 .. 13 (jack 11, queen 12, king 13; no aces)."""
 RANK_CODES: Final = "23456789TJQK"
+"""The ranks' one-letter codes, in rank order (``T`` for 10)."""
 RANK_NAMES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
+"""The ranks' English names, in rank order."""
 
 N_CARDS: Final = 48
 """Distinct cards (each exists twice)."""
 DECK_SIZE: Final = 96
+"""Cards in the deck: two 48-card packs without aces."""
 GRID_SIZE: Final = 24
+"""Cells of the grid: 3 rows of 8."""
 COLUMNS: Final = 8
+"""Columns of the grid (``a`` .. ``h``)."""
 ROWS: Final = 3
+"""Rows of the grid (``1`` .. ``3``, top to bottom)."""
 MAX_GAME_NUMBER: Final = 2**63 - 1
+"""The largest game number: numbered deals are 1 .. ``2**63 - 1``."""
 MAX_COUNT: Final = 10**9
 """The largest count a text may give: redeals allowed or done, moves played
 (no game comes near it)."""
@@ -66,7 +78,9 @@ def make_card(rank: int, suit: int) -> Card:
 
 
 RANK_OF: Final[tuple[int, ...]] = tuple(c % 12 + 2 for c in range(N_CARDS))
+"""The rank (2 .. 13) of each card."""
 SUIT_OF: Final[tuple[int, ...]] = tuple(c // 12 for c in range(N_CARDS))
+"""The suit (0 .. 3, spades first) of each card."""
 LEVEL_OF: Final[tuple[int, ...]] = tuple(c % 12 // 3 for c in range(N_CARDS))
 """Position in its sequence: 0 for the bases 2, 3, 4; 3 for J, Q, K."""
 SEQUENCE_OF: Final[tuple[int, ...]] = tuple(c % 3 for c in range(N_CARDS))
@@ -76,11 +90,14 @@ NEXT: Final[tuple[int, ...]] = tuple(c + 3 if c % 12 < 9 else -1 for c in range(
 PREV: Final[tuple[int, ...]] = tuple(c - 3 if c % 12 >= 3 else -1 for c in range(N_CARDS))
 """The card this one may be placed on, or -1 (bases go on nothing)."""
 IS_BASE: Final[tuple[bool, ...]] = tuple(c % 12 < 3 for c in range(N_CARDS))
+"""Whether each card is a base (a 2, 3 or 4): it enters the grid only by a fill."""
 IS_TOP: Final[tuple[bool, ...]] = tuple(c % 12 >= 9 for c in range(N_CARDS))
+"""Whether each card ends its sequence (a jack, queen or king): nothing goes on it."""
 
 CARD_CODES: Final[tuple[str, ...]] = tuple(
     RANK_CODES[c % 12] + SUITS[c // 12] for c in range(N_CARDS)
 )
+"""The two-letter code of each card (``"TS"``, ``"8H"``)."""
 
 _SUIT_ALIASES: Final = {
     "S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3,

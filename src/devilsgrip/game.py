@@ -69,6 +69,7 @@ from devilsgrip.notation import (
 from devilsgrip.rules import CLASSIC, Rules
 
 Pile = tuple[Card, ...]
+"""A pile of a cell, bottom card first (``()`` for an empty cell)."""
 
 _DEAL, _REDEAL, _TALON, _BUILD, _SWAP = (
     MoveKind.DEAL,
@@ -91,6 +92,7 @@ class Rating(Enum):
 
     @staticmethod
     def of(score: int) -> Rating:
+        """The rating of a final ``score``."""
         if score <= 0:
             return Rating.WON
         if score <= 2:
@@ -369,6 +371,7 @@ class Game:
         return LegalMoves(self, swaps=False)
 
     def grid_cards(self) -> int:
+        """The number of cards in the grid."""
         return sum(len(p) for p in self.grid)
 
     def is_won(self) -> bool:
@@ -531,6 +534,7 @@ class Game:
         return None
 
     def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal in this position."""
         return self.reason(move) is None
 
     # ------------------------------------------------------------ making moves
@@ -728,18 +732,7 @@ class Game:
     def is_over(self) -> bool:
         """True when no card can ever enter the grid again (RULES.md, "End of the game").
 
-        Decided in closed form, without search.  Moves through which no card
-        enters (deals, redeals, swaps, builds that fill nothing) never change
-        the multiset of pile tops: a build that leaves its source non-empty
-        uncovers the other copy of the card it covers.  So a talon build can
-        only come from a talon top reachable by dealing (this pass, and one
-        more pass if a redeal is left), and a filled space only from an
-        emptying build: in ``run`` mode any pile whose bottom card's
-        predecessor is a top; in ``card`` mode such a pile that can first be
-        peeled to its bottom card, which holds exactly when every card under
-        its top is also the top of another pile (each peel needs the other
-        copy of the card beneath uncovered, and a covered copy can never be
-        uncovered while its twin is covered too).
+        Decided in closed form, without search: [the end of the game][game-over] (docs/solver.md).
         """
         if not self.stock and not self.talon:
             return True

@@ -33,6 +33,7 @@ from devilsgrip.cards import (
 from devilsgrip.errors import CardError, DeckError, MoveError
 
 CELL_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
+"""Each cell's index in the grid, by its name (``"a1"`` is 0, ``"h3"`` is 23)."""
 
 
 def parse_card(text: str) -> Card:
@@ -74,6 +75,7 @@ def parse_cell(text: str) -> int:
 
 
 class MoveKind(IntEnum):
+    """What a move does: deal, redeal, talon build, grid build or swap."""
     DEAL = 0
     REDEAL = 1
     TALON = 2
@@ -136,6 +138,7 @@ class Move:
         return GRID_BUILDS[s][d] if op == "-" else SWAPS[s][d]
 
     def text(self) -> str:
+        """The move's short text form (``"d"``, ``"t-c2"``, ``"a1-c2"``, ``"a1=c2"``)."""
         k = self.kind
         if k == MoveKind.DEAL:
             return "d"
@@ -160,28 +163,36 @@ class Move:
 _MOVE_RE: Final = re.compile(r"(t|[a-h][1-3])\s*([-=])\s*([a-z]\w*)")
 
 DEAL: Final = Move(MoveKind.DEAL)
+"""The move that deals cards from the stock onto the talon (``d``)."""
 REDEAL: Final = Move(MoveKind.REDEAL)
+"""The move that turns the talon over into a new stock (``r``)."""
 TALON_BUILDS: Final[tuple[Move, ...]] = tuple(
     Move(MoveKind.TALON, -1, d) for d in range(GRID_SIZE)
 )
+"""The talon build onto each cell, by the cell's index."""
 GRID_BUILDS: Final[tuple[tuple[Move, ...], ...]] = tuple(
     tuple(Move(MoveKind.BUILD, s, d) for d in range(GRID_SIZE)) for s in range(GRID_SIZE)
 )
+"""The grid build from each cell onto each other, by their indices."""
 SWAPS: Final[tuple[tuple[Move, ...], ...]] = tuple(
     tuple(Move(MoveKind.SWAP, min(s, d), max(s, d)) for d in range(GRID_SIZE))
     for s in range(GRID_SIZE)
 )
+"""The swap of each two cells, by their indices (either order)."""
 
 
 def talon_build(dst: int) -> Move:
+    """The move of the talon's top card onto the pile of cell ``dst``."""
     return TALON_BUILDS[dst]
 
 
 def grid_build(src: int, dst: int) -> Move:
+    """The move of cards from the pile of cell ``src`` onto that of cell ``dst``."""
     return GRID_BUILDS[src][dst]
 
 
 def swap(a: int, b: int) -> Move:
+    """The move that exchanges the piles of cells ``a`` and ``b``."""
     return SWAPS[a][b]
 
 
@@ -235,6 +246,7 @@ def parse_moves(text: str) -> list[Move]:
 
 
 def format_moves(moves: Iterable[Move]) -> str:
+    """The moves' text forms, separated by spaces (:func:`parse_moves` reads them back)."""
     return " ".join(m.text() for m in moves)
 
 
@@ -283,6 +295,7 @@ def _times(n: int) -> str:
 
 
 def format_deck(cards: Iterable[Card]) -> str:
+    """The cards' codes, separated by spaces: a deck string when all 96 are given."""
     return " ".join(CARD_CODES[c] for c in cards)
 
 

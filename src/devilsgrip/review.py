@@ -8,46 +8,7 @@
 >>> review.start_best, [m.best for m in review.moves]
 (0, [0, 0, 0])
 
-The game is over (or ended) when it is reviewed, so nothing is secret any
-more: each value is the best final score still reachable after a move,
-knowing the stock.  ``best`` after a move can never be better than before it
-(a position can always play the next move), so the values never decrease;
-one that is not proven is the best line found (an upper bound) and says so,
-and when a later value shows an earlier one was too high, the earlier one is
-lowered to it.  Moves that cost cards get a ``better`` move (one that keeps
-the earlier best, legal there) and a verdict ``seen``: ``"mistake"`` when the
-honest player, given only what the player saw, prefers another move that
-beats the played one on its sampled stock orders by a clear margin, else
-``"hindsight"`` (only the hidden order shows it).
-
-Solving every position afresh would be slow; the review reuses what each
-solve learns for the next position.  It scans the game backwards from its end:
-the moves played and then the line found after them reach the next value, so
-each search looks only for a better line, and where a move cost nothing (most
-moves) it has only to prove that none exists; a win found carries back to
-every earlier position without a search.  All the searches share one table of
-what they proved (:class:`~devilsgrip.solver.search.SharedTable`), so the
-search of a position finds its later positions settled; and as the values to
-beat only fall towards the start of the game, every bound stored stays good
-for the searches still to come.  These searches give their playout turns a
-small share: the exhaustive search proves faster with the time, and the short
-turns still find most of the better lines there are.
-What the scan leaves (it stops at the first position its time does not settle)
-is halved into stretches of one value; the time left then goes to proving the
-positions where the value rises, the latest first.
-
-The win search (:func:`~devilsgrip.solver.wins.can_win`) looks for the move
-that lost the win: whether a position can still be won only changes once along
-a game (a position before one that can be won can play the move to it), so
-halving between a position won and one lost finds it, and a win found carries
-its line.  Every position from the first one proven lost has at least one card
-left, so a line leaving one card is proven best there.  On a machine with two
-cores or more it runs in a process of its own beside the review's searches,
-and its answers are taken as they come.  On one core it goes first, with a
-share of the time, where no redeal is left (all of a ``single-pass`` or
-``literal`` game): there most deals cannot be won and their deal is proven lost
-at once, where with a redeal left the review's own searches settle most games
-and need the time.
+How a review works and why its values hold: [the review of a game][review-method] (docs/solver.md).
 """
 
 from __future__ import annotations
@@ -121,13 +82,14 @@ class MoveReview:
     seen: str | None
 
     def to_dict(self) -> dict[str, Any]:
+        """The move's review as JSON-ready data."""
         return {"n": self.n, "move": self.move, "best": self.best, "proven": self.proven,
                 "cost": self.cost, "better": self.better, "seen": self.seen}
 
 
 @dataclass
 class Review:
-    """The review of a whole game (see the module documentation)."""
+    """The review of a whole game ([how a review works][review-method] (docs/solver.md))."""
 
     rules: str
     final_score: int
@@ -150,6 +112,7 @@ class Review:
         return sum(values) / len(values)
 
     def to_dict(self) -> dict[str, Any]:
+        """The review as JSON-ready data (:meth:`from_dict` reads it back)."""
         return {
             "rules": self.rules,
             "final_score": self.final_score,
@@ -161,6 +124,7 @@ class Review:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Review:
+        """The review that :meth:`to_dict` wrote."""
         lost = data.get("first_lost_win")
         kept = data.get("first_lost_win_proven")
         if kept is None:  # a review kept before the field: its value told
@@ -454,6 +418,7 @@ class _Boundary:
 
 
 NO_BOUNDARY: Final = _Boundary(-1, None, None)
+"""Nothing known of where the win was lost."""
 
 
 def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
@@ -549,18 +514,11 @@ def _refine(spots: Sequence[Game], points: list[_Point], played: Sequence[Move],
             floors: Sequence[int] | None = None,
             between: Callable[[], None] | None = None) -> None:
     """Solve again, with the time left, the unproven positions where the value rises
-    (where the cards are lost), each looking only for a line better than the one
-    known there, with a fair share of the time.
+    (the latest first), each looking only for a line better than the one known there.
 
-    A proof there proves every later position of the same value too (values never
-    decrease).  The latest rise goes first: its position comes later in the game,
-    so what its search proves lies in the searches of the earlier rises, and with
-    the scores to beat only falling towards the start of the game every bound it
-    stores stays good for them.  A search the time stopped is tried again while
-    time is left, going on from what the shared table kept.  ``floors``: the least
-    each position's best is proven to be (a line reaching it is the best).
-    ``between``: called before each search; it may settle points and raise floors
-    (what a search beside found).
+    ``floors``: the least each position's best is proven to be; ``between``: called
+    before each search, it may settle points and raise floors. See
+    [proving where the cards were lost][review-rises] (docs/solver.md).
     """
     floors = floors if floors is not None else [0] * len(points)
     failed: set[int] = set()

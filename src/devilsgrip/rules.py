@@ -5,8 +5,8 @@ separated by commas: ``classic``, ``classic,draw=1``,
 ``single-pass,redeals=2``, ``literal,move_unit=run``,
 ``literal,redeals=unlimited``.
 
->>> Rules.parse("single-pass,redeals=2")
-Rules.parse('single-pass,redeals=2')
+>>> Rules.parse("single-pass,redeals=2") == Rules.parse("classic,redeals=2")
+True
 >>> str(Rules.parse("literal,move_unit=run,fill_from_talon=true,redeals=unlimited"))
 'classic'
 """
@@ -20,8 +20,10 @@ from devilsgrip.cards import DECK_SIZE, MAX_COUNT, parse_number, short_text
 from devilsgrip.errors import RulesError
 
 MoveUnit = Literal["run", "card"]
+"""What one grid build moves: ``"run"`` (a card and all above it) or ``"card"``."""
 
 OPTION_NAMES: Final = ("draw", "redeals", "move_unit", "fill_from_talon")
+"""The options a rules text may set, in the order they are written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +133,7 @@ class Rules:
         return self.redeals is None
 
     def option_text(self, name: str) -> str:
+        """The value of option ``name`` as a rules text writes it (``"unlimited"``)."""
         value = getattr(self, name)
         if name == "redeals" and value is None:
             return "unlimited"
@@ -158,5 +161,7 @@ PRESETS: Final[dict[str, Rules]] = {
     "single-pass": Rules(draw=3, redeals=0, move_unit="run", fill_from_talon=True),
     "literal": Rules(draw=3, redeals=0, move_unit="card", fill_from_talon=False),
 }
+"""The named rules: ``classic``, ``single-pass`` and ``literal``."""
 
 CLASSIC: Final = PRESETS["classic"]
+"""The default rules."""

@@ -7,37 +7,8 @@
 0
 >>> store.close()
 
-One database file (``--db``, else ``$DEVILSGRIP_DB``, else the user data
-directory) holds everything that must last.  It runs in WAL mode with a busy
-timeout, every write is one short ``BEGIN IMMEDIATE`` transaction, so two
-processes may write at once.  One connection is shared by the threads of a
-process behind a lock.
-
-A file that is not a usable devilsgrip database (random bytes, truncated, a
-newer schema, a directory, no permission) is refused with a :class:`StoreError`
-naming its path, and left byte for byte as it was: it is only probed read-only.
-
-Schema versions (``PRAGMA user_version``; migrations run on open, in order):
-
-1. ``games`` with the moves as one text column, ``settings`` by key.
-2. ``games`` gains owner, start position, status, hints; ``events`` keeps every
-   action (move, undo, redo, restart, hint, give up); settings per owner;
-   ``web_sessions`` and ``current_games``.
-3. ``games`` gains ``final`` (the game has ended and its result stands: won,
-   given up, left, or made final by showing the best line) and
-   ``play_seconds`` (the clock); ``events`` gains the kind ``final``;
-   ``counters`` keeps the last game id given, so that an id is never given
-   twice.  Games that had ended keep their results; unfinished games without
-   a move are removed.
-4. ``reviews``: the finished review of a game (JSON), kept with it.
-
-A game is *final* once it is won, given up, left, or its best line has been
-shown: nothing changes it after that, and only final games count in the
-statistics.  A game that is over (no card can enter) but not final may still
-be undone and played on.  Each write of an event names the number of events
-its writer has seen; a write to a game that another writer changed meanwhile
-is refused (``store-game-changed``), so two programs on one database never
-interleave their moves in one game.
+Where the file is, how two processes share it, when a game is final and the schema's
+versions: [the store][database-location] (docs/library/store.md).
 """
 
 from __future__ import annotations
@@ -63,17 +34,25 @@ from devilsgrip.notation import format_deck
 from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
+"""The SQLite ``application_id`` that marks a devilsgrip database."""
 SCHEMA_VERSION: Final = 4
+"""The schema version this code writes (``PRAGMA user_version``)."""
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+"""The first bytes of every SQLite file."""
 BUSY_TIMEOUT_MS: Final = 15000
+"""How long a write waits for another process's, in milliseconds."""
 QUICK_CHECK_LIMIT: Final = 32 * 1024 * 1024
 """Files up to this size get ``PRAGMA quick_check`` on open (larger ones only the cheap checks)."""
 
 ENV_VAR: Final = "DEVILSGRIP_DB"
+"""The environment variable that names the database file when ``--db`` does not."""
 DB_NAME: Final = "devilsgrip.sqlite3"
+"""The database's file name in the user data directory."""
 
 EVENT_KINDS: Final = ("move", "undo", "redo", "restart", "hint", "giveup", "final")
+"""The kinds of events a game keeps."""
 FINISHED: Final = (Status.OVER.value, Status.WON.value, Status.GIVEN_UP.value)
+"""The statuses of a game that has ended."""
 
 
 class StoreError(DevilsGripError):
@@ -130,6 +109,7 @@ def now_text() -> str:
 
 
 def parse_time(text: str | None) -> datetime | None:
+    """The time a stored text names (UTC when it names no zone), or None."""
     if not text:
         return None
     try:
@@ -162,7 +142,10 @@ class GameInfo:
 
     @property
     def finished(self) -> bool:
-        """The game has ended and its result stands (see the module documentation)."""
+        """The game has ended and its result stands.
+
+        See [final games][final-games] (docs/library/store.md).
+        """
         return self.final
 
     @property
@@ -170,6 +153,7 @@ class GameInfo:
         return self.status == Status.WON.value
 
     def to_dict(self) -> dict[str, Any]:
+        """The game's row as JSON-ready data."""
         return {
             "id": self.id, "owner": self.owner, "number": self.number, "deck": self.deck,
             "start_position": self.start_position, "rules": self.rules,
@@ -195,6 +179,7 @@ class GameResult:
 
 
 RATING_ORDER: Final = tuple(r.value for r in Rating)
+"""The ratings' values, best first."""
 
 
 @dataclass(frozen=True)
@@ -429,6 +414,7 @@ MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_2_to_3,
     _migrate_3_to_4,
 )
+"""The schema migrations: the ``n``-th takes a database from version ``n`` to ``n + 1``."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
 
@@ -704,6 +690,7 @@ class Store:
         return cls(p, con)
 
     def close(self) -> None:
+        """Close the database; the store cannot be used after."""
         with self._lock:
             if not self.closed:
                 self.closed = True
@@ -854,6 +841,7 @@ class Store:
         return gid
 
     def game_info(self, game_id: int) -> GameInfo | None:
+        """The stored row of game ``game_id``, or None."""
         rows = self._read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return _info(rows[0]) if rows else None
 
@@ -939,6 +927,7 @@ class Store:
         return {int(r[0]) for r in rows}
 
     def delete_game(self, game_id: int) -> None:
+        """Delete game ``game_id`` with its events and review."""
         with self._write() as con:
             con.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM current_games WHERE game_id = ?", (game_id,))
@@ -1017,10 +1006,12 @@ class Store:
 
     # ------------------------------------------------------------- settings
     def get_setting(self, owner: str, key: str) -> str | None:
+        """The value of setting ``key`` of ``owner``, or None."""
         rows = self._read("SELECT value FROM settings WHERE owner = ? AND key = ?", (owner, key))
         return str(rows[0][0]) if rows else None
 
     def set_setting(self, owner: str, key: str, value: str) -> None:
+        """Set setting ``key`` of ``owner`` to ``value``."""
         with self._write() as con:
             con.execute(
                 "INSERT INTO settings (owner, key, value) VALUES (?, ?, ?) "
@@ -1029,10 +1020,12 @@ class Store:
             )
 
     def settings(self, owner: str) -> dict[str, str]:
+        """Every setting of ``owner``, by key."""
         return {k: v for k, v in self._read(
             "SELECT key, value FROM settings WHERE owner = ? ORDER BY key", (owner,))}
 
     def set_settings(self, owner: str, values: Mapping[str, str]) -> None:
+        """Set several settings of ``owner`` at once."""
         with self._write() as con:
             con.executemany(
                 "INSERT INTO settings (owner, key, value) VALUES (?, ?, ?) "
@@ -1047,6 +1040,7 @@ class Store:
         return int(rows[0][0]) if rows else None
 
     def set_current_game(self, owner: str, game_id: int | None) -> None:
+        """Make ``game_id`` the game ``owner`` is playing (None: no game)."""
         with self._write() as con:
             if game_id is None:
                 con.execute("DELETE FROM current_games WHERE owner = ?", (owner,))
@@ -1070,11 +1064,13 @@ class Store:
         return token
 
     def web_session_exists(self, token: str) -> bool:
+        """Whether ``token`` names a known browser session."""
         if not token or len(token) > 200:
             return False
         return bool(self._read("SELECT 1 FROM web_sessions WHERE token = ?", (token,)))
 
     def touch_web_session(self, token: str) -> None:
+        """Note that browser session ``token`` was seen now."""
         with self._write() as con:
             con.execute("UPDATE web_sessions SET last_seen = ? WHERE token = ?",
                         (now_text(), token))

@@ -382,7 +382,8 @@ def test_bound_sees_talon_cards_waiting_for_the_stock(
 
 
 def _stack_bound_by_definition(game: Game) -> int:
-    """:meth:`Bounds._stack_bound` as its docstring states it, without shortcuts."""
+    """:meth:`Bounds._stack_bound` as its proof states it, without shortcuts
+    (docs/solver.md#stack-bound)."""
     talon = list(reversed(game.talon))  # t_1 first
     stock = list(reversed(game.stock))  # s_1 first
     tops = {pile[-1] for pile in game.grid if pile}
@@ -470,7 +471,8 @@ def _tops_and_bottoms(game: Game) -> tuple[Counter[int], Counter[int]]:
 
 
 def _count_bound_by_definition(game: Game) -> int:
-    """:meth:`Bounds._count_bound` as its docstring states it, without shortcuts."""
+    """:meth:`Bounds._count_bound` as its proof states it, without shortcuts
+    (docs/solver.md#counting-bound)."""
     talon = list(reversed(game.talon))  # t_1 first
     stock = list(reversed(game.stock))  # s_1 first
     tops, bottoms = _tops_and_bottoms(game)

@@ -1,10 +1,7 @@
 """Lower bounds on the final score: the cards of ``seq`` that provably never enter.
 
-Each bound is argued in its docstring, for any rules; the search prunes a
-position whose bound cannot beat the best line found.  A ``card``-mode game can
-make only moves a ``run``-mode game can, so one relaxation serves both kinds
-of grid: what differs is only how the tops and bottoms are read from the grid
-(:class:`RunBounds`, :class:`CardBounds`).
+The search prunes a position whose bound cannot beat the best line found. Each
+bound is proven in [lower bounds][lower-bounds] (docs/solver.md), for any rules.
 """
 
 from __future__ import annotations
@@ -63,33 +60,8 @@ def talon_bottom_lost(seq: Sequence[int], p: int) -> bool:
     """With no redeal left and spaces filled from the talon: whether the talon's cards up
     to its lowest base show that the position cannot be won.
 
-    ``seq[:p]`` is the talon from its bottom: ``t_1 .. t_p``; let ``t_j`` be its
-    lowest base.  The argument, for either ``move_unit``:
-
-    * A base enters only by filling a space, and while the stock lasts spaces
-      are filled from the stock, so ``t_j`` and every card under it are still
-      on the talon when the stock runs out (the talon loses cards only from its
-      top).  From then on every card that enters is the talon's top card, so in
-      a won game ``t_j, .., t_1`` are the last ``j`` cards to enter, ``t_1``
-      the very last.
-    * Go back from the won grid: 24 piles of four, two of each suit sequence,
-      every bottom a base.  Undoing a talon build takes the top card off a
-      pile.  Undoing a swap changes no pile; undoing a build that empties no
-      cell moves cards between two piles of one sequence whose bottoms are
-      both bases, so the sizes of that sequence's two piles are the same two
-      numbers afterwards.  Every bottom stays a base.  Undoing a fill needs
-      its cell to hold only the card that filled it, which is then a bottom,
-      so a base.
-    * So, going back, ``t_1 .. t_(j-1)`` (none a base) all came in by talon
-      builds, each the top card of a pile of its sequence then; and when
-      ``t_j`` came in, by a fill, its cell held ``t_j`` alone, so a pile of its
-      sequence had nothing on its base.
-
-    With each sequence's two piles as two sizes (4 at first), taking
-    ``t_1 .. t_(j-1)`` off in turn and then asking for a size of 1 for
-    ``t_j``'s sequence: when either step fails the position cannot be won.
-    The grid plays no part.  (With spaces not filled from the talon a base on
-    the talon is lost in any case; see :meth:`Bounds.lower_bound`.)
+    ``seq[:p]`` is the talon from its bottom.
+    Proof: [the talon-bottom lemma][talon-bottom-lemma] (docs/solver.md).
     """
     j = next((i for i in range(p) if not LEVEL_OF[seq[i]]), -1)
     if j < 0:
@@ -109,55 +81,9 @@ def bases_unmatched(tops: Sequence[int], bots: Sequence[int], seq: Sequence[int]
     """With no redeal left: whether the bases outside the grid cannot each have a pile
     emptied for them in time, so that the position cannot be won.
 
-    ``tops`` and ``bots`` count the grid's tops and non-base bottoms per value;
-    ``seq[:p]`` is the talon from its bottom, ``seq[p:]`` the stock from its top
-    ``s_1 .. s_N``.  Time counts the stock cards consumed (dealt or filled).  The
-    argument, for either ``move_unit``:
-
-    * A base enters only by filling the space an emptying build leaves, and only a
-      pile with a non-base bottom is ever emptied.  Follow each such pile of now as a
-      *chain*: when it is emptied, the card that fills its space is the new bottom
-      there; a base ends the chain for good, any other card carries it on.  A won
-      grid has a base at the bottom of all 24 piles, so in a won game every chain
-      ends with a base, and every base outside comes in at the end of its own chain:
-      chains and bases outside pair off one to one.
-    * A chain whose bottom is ``w`` is emptied first onto a top ``w - 3``, so not
-      before a copy of ``w - 3`` has come in: at once if one is a top now or lies on
-      the talon, else once the stock card that is one has been consumed (time ``j``
-      for ``s_j``).  A copy of ``w - 3`` serves one copy of ``w`` (it is then
-      covered, and moving a pile never adds a top), so of two bottoms ``w`` the
-      second waits for the second copy.  Call ``e`` the earliest such time of each
-      chain; ``NEVER`` when no copy can come.
-    * A stock base ``s_i`` that fills from the stock is its top card then: its
-      chain's emptying comes after ``i - 1`` cards, so ``e < i``.  A base on the
-      talon, or one dealt onto it, can fill only once the stock is out (and only if
-      spaces are filled from the talon): time ``NEVER``, later than any ``e`` but
-      ``NEVER`` itself.
-    * With spaces not filled from the talon every stock base fills from the stock.
-      With them filled from it and no base on the talon yet, the first base dealt
-      onto it becomes its lowest, and :func:`talon_bottom_lost` must pass: the
-      cards under it must read, from the bottom, as top cards coming off a won
-      grid's piles, and take a pile of its own sequence down to the base.  Read the
-      talon from its bottom that way; a card ``t_f`` that cannot be read must have
-      left before the base is dealt, with every card above it.  A talon card leaves
-      (while the stock lasts) only by a talon build: once every card above it has
-      left and a copy of its predecessor is a top, so not before the time its first
-      copy can come (as above), nor before that of any card above it: call it
-      ``L``.  So a base ``s_i`` can be dealt only if ``L < i`` for ``t_f``, and then
-      the cards of its sequence it still needs after the talon's cards below
-      ``t_f`` come, in order, from the stock cards after time ``L`` and before
-      ``s_i``; with no such ``t_f``, from the stock before ``s_i``.  Every stock
-      base before the first one that can meet this fills from the stock.
-    * The chains can be matched to the bases, each chain's ``e`` before its base's
-      latest time, only if (Hall's theorem, for these nested choices) the ``k``-th
-      smallest ``e`` is below the ``k``-th smallest latest time, for every ``k``.
-    * The bases that must fill from the stock must also keep pace: the stock cards
-      between two of them are consumed by deals of three and fills of one, none of
-      which may take a base along, so some of them are filled too, each into a chain
-      whose time has come, which then waits for a copy of the card its new bottom
-      goes on (:func:`_fills_keep_pace`, with its argument).
-
-    The grid plays its part only through its tops and bottoms.
+    ``tops`` and ``bots`` count the grid's tops and non-base bottoms per value; ``seq[:p]``
+    is the talon from its bottom, ``seq[p:]`` the stock from its top.
+    Proof: [a pile for every base][bases-unmatched] (docs/solver.md).
     """
     n = len(seq)
     # the first and second stock times of each value, the talon's copies, the stock's bases
@@ -237,18 +163,8 @@ def _fills_keep_pace(chains: tuple[int, ...], times: tuple[int, ...], waits: tup
     the stock, and the fills of other cards that bring the stock's top to each of them,
     can all have a chain emptied in time (``chains``: the chains' times, sorted).
 
-    Between a base filled at time ``q`` and the next at ``i``, the ``g = i - q - 1``
-    cards between are consumed by deals of three and fills of one, so by ``g mod 3``
-    fills, or three more, and so on.  A fill of ``s_t`` needs a chain with ``e < t``, and
-    that chain's bottom is then ``s_t``: it may be emptied again only once ``t`` has
-    passed and a copy of the card ``s_t`` goes on can be a top (``waits[t]``).  Every
-    way of placing the fills in such a stretch starts with the fills of a way that has
-    only ``g mod 3`` of them (before the first fill only deals; between the first and the
-    second too), and more fills only ask for more chains, so those ways are all that is
-    tried.  Chains with ``e`` past are all alike; one whose time has come goes to each
-    base.  A way whose fills each leave their chain ready at once changes nothing
-    further on, so when it works no other is needed.  None (nothing known) after
-    ``max_steps`` schedules.
+    None (nothing known) after ``max_steps`` schedules.
+    Proof: [the bases that fill from the stock keep pace][fills-keep-pace] (docs/solver.md).
     """
     failed: set[tuple[int, tuple[int, ...]]] = set()
     steps = [max_steps]
@@ -435,50 +351,9 @@ class Bounds(Generic[G]):
                     best: int) -> int:
         """Cards of ``seq`` that provably never enter: a lower bound on the final score.
 
-        ``seqcount`` is the multiset of ``seq`` in 2-bit counters, ``p`` the cut and
-        ``r`` the redeals done.  Once a part of the bound reaches ``best`` (the
-        score to beat) the rest may be skipped.
-        The argument, for any rules (a ``card``-mode game can make only moves a
-        ``run``-mode game can, so one relaxation serves both):
-
-        * Tops change only when a card enters (module documentation), so a
-          value can ever be a top only if it is one now or a card of ``seq``
-          of that value enters.  ``reach`` is a least fixpoint over-approximating
-          those values: a non-base card enters by a talon build only when its
-          predecessor is in ``reach``; once any emptying build is possible
-          (a *live* cell: a non-base bottom whose predecessor is in ``reach``)
-          any card might fill a space, so all of ``seq`` joins ``reach``.
-        * A cell's bottom changes only when the cell is emptied and filled, and
-          a cell is emptied only while its bottom is live.  A card that is a
-          base, or whose predecessor is not in ``reach`` (a *fill-only* card),
-          enters only by filling a space, and then is a bottom that never
-          leaves: its cell is dead for good.  So at most ``live`` fill-only
-          cards enter, ``live`` the live cells now (none when no card can ever
-          fill a space): the score is at least ``fill-only - live``.
-        * With no redeal left the talon only loses cards from its top.  A card
-          can come off the talon by a talon build only if its predecessor is a
-          top now or can enter before it, so not when every copy of the
-          predecessor outside the grid lies under it in the talon.  Such a
-          card, and any fill-only card, can come off only by filling a space
-          from the talon: never when spaces are not filled from the talon or
-          no cell is live, and then it and everything under it stay out.
-          Otherwise the fill-only cards under the ``live`` topmost fill-only
-          talon cards stay out, with everything under them.
-        * Also with no redeal left, a talon card leaves only after every stock
-          card consumed by then has entered (:meth:`_stack_bound`): the first
-          one that would need more fills than there are live cells stays out
-          with everything under it, and the fill-only cards above it still
-          need live cells of their own (the two sets are disjoint).
-        * Also with no redeal left, when spaces are filled from the talon: the
-          cards under the talon's lowest base are the last to enter, and in a
-          won game they can only be certain cards in a certain order
-          (:func:`talon_bottom_lost`); when they are not, at least one card
-          stays out.  When only a win is asked (``best <= 1``) that settles the
-          position at once.
-        * Also with no redeal left, when only a win is asked and the rest says
-          nothing: every base outside needs a pile of its own emptied for it, in
-          time (:func:`bases_unmatched`); when they cannot all have one, at least
-          one card stays out.
+        ``seqcount`` is the multiset of ``seq`` in 2-bit counters, ``p`` the cut and ``r`` the
+        redeals done; once a part reaches ``best`` the rest may be skipped.
+        Proof: [lower bounds][lower-bounds] (docs/solver.md).
         """
         n = len(seq)
         if not n:
@@ -597,47 +472,7 @@ class Bounds(Generic[G]):
     def _count_bound(self, g: G, seq: list[int], p: int, fixed: bool) -> int:
         """Cards that never enter, counted by the tops each entering move covers.
 
-        Take any set ``E`` of cards of ``seq`` that have entered by some moment,
-        and count per value: ``top_v`` the tops of value ``v`` now, ``bot_w`` the
-        non-base bottoms of value ``w`` now, ``e_v`` the cards of value ``v`` in
-        ``E``.  The number of tops of value ``v`` changes only when a card of
-        value ``v`` enters (one more) or something is put on one (one fewer), and
-        only a card of value ``v + 3`` is: by a talon build of it, or by an
-        emptying build moving a pile with bottom ``v + 3``.  (Builds that leave
-        their source non-empty keep the multiset of tops.)  So with ``b_w`` the
-        talon builds of value ``w`` and ``x_w`` the emptying builds of piles with
-        bottom ``w``: ``b_w + x_w <= top_(w-3) + e_(w-3)``.  A pile with bottom
-        ``w`` is one of now or was made by a fill of a ``w``: with ``f_w`` the
-        fills, ``x_w <= bot_w + f_w``.  Every fill needs an emptying build, so
-        ``sum f <= sum x``; each card of ``E`` entered by a build or a fill
-        (``b_w + f_w = e_w``), a base only by a fill.  Hence
-        ``x_w - f_w <= min(bot_w, top_(w-3) + e_(w-3) - e_w)`` and, for a base,
-        ``x_w - f_w = -e_w``: the sum ``D(E)`` of these must be at least 0.
-        Taking one card out of ``E`` raises ``D`` by at most 1 (its own term by
-        at most 1, its successor's term only falls), so at least ``-D(seq)``
-        cards of ``seq`` never enter: the bound for any rules.
-
-        With every cell occupied, ``D(seq)`` is 0 and the bound says nothing.  A
-        grid card is a bottom or lies on a copy of its predecessor, so of the two
-        copies of ``w - 3``, those covered lie under copies of ``w`` that are
-        neither bottoms nor out: ``top_(w-3) + e_(w-3) - e_w = 2 - covered_(w-3)
-        - e_w >= bot_w``, and every non-base term is ``bot_w``.  The base terms
-        add to minus the bases out, which are the 24 bases less the base
-        bottoms; the non-base bottoms are the 24 cells less the base bottoms.
-
-        With no redeal left (``fixed``) the talon is a stack.  Number the talon
-        from its top ``t_1, t_2, ..`` and the stock from its top ``s_1, ..``.
-        When ``t_j`` leaves with ``m`` stock cards consumed (dealt or filled),
-        the cards that have entered are exactly ``t_1 .. t_j`` and
-        ``s_1 .. s_m`` (stock cards dealt since lie above ``t_j``); and unless
-        ``m`` is the whole stock and spaces are filled from the talon, no talon
-        card has filled a space: the talon cards of value ``w`` need
-        ``b_w >= e_w - (stock cards of value w in E)``, at most
-        ``top_(w-3) + e_(w-3)``, and a talon base cannot enter at all.  If no
-        ``m`` (from the least one for ``t_(j-1)`` on, which left first) meets
-        these and ``D >= 0``, ``t_j`` never leaves and neither does anything
-        under it; of the cards above, at least ``-D`` more stay out.
-        ``card`` mode makes only moves ``run`` mode can, so it is bounded too.
+        Proof: [the counting bound][counting-bound] (docs/solver.md).
         """
         if fixed and p:
             tops, bots, base_terms = self._grid_counts(g)
@@ -746,17 +581,8 @@ class Bounds(Generic[G]):
     ) -> bool:
         """Whether the stock's fills can keep pace, for ``seq[j]`` to leave at ``m``.
 
-        Part of :meth:`_count_cut`, when no talon card may fill a space.  A card
-        of ``s_1 .. s_m`` is *blocked* if it is a base or no card of its
-        predecessor's value is a top now or among ``t_1 .. t_(j-1), s_1 .. s_m``:
-        it cannot come in by a talon build before ``t_j`` leaves, nor wait on
-        the talon for a fill (no talon card fills a space here), so it fills a
-        space when it is the stock's top card, ``s_i``.  By then the cards that
-        have entered are among ``t_1 .. t_(j-1), s_1 .. s_i`` (supply) and
-        include every blocked card of ``s_1 .. s_i`` (demand), and the count of
-        :meth:`_count_bound` must hold for them: a term can only grow with more
-        supply and less demand, so with all the supply and only the blocked
-        demand it is at least the true sum, which is at least 0.
+        Part of :meth:`_count_cut`.
+        Proof: [the stock's fills keep pace][count-cut-prefix] (docs/solver.md).
         """
         # room[w]: the copies of w - 3 that may be tops (now, or from the talon
         # above t_j, or from the stock so far) less the blocked demand for w;
@@ -803,34 +629,8 @@ class Bounds(Generic[G]):
     def _stack_bound(self, seq: list[int], tops: int, bcount: int, p: int) -> int:
         """With no redeal left: talon cards that never leave, as the stock dealt on them must first.
 
-        ``tops`` has bit ``2c`` set for each top value, ``bcount`` holds the
-        non-base bottoms in 2-bit counters.  Number the talon from its top
-        ``t_1, t_2, ..`` and the stock from its top ``s_1, s_2, ..``.  Every card
-        dealt from now on lies above every ``t_j``, and the talon loses cards only
-        from its top, so when ``t_j`` leaves with ``m`` stock cards consumed
-        (dealt or filled), ``t_1 .. t_(j-1)`` and ``s_1 .. s_m`` have all entered
-        already: ``s_1 .. s_m`` were dealt above ``t_j`` or filled a space.
-        Until ``t_j`` has left, then, every top is in
-        ``S = tops + t_1 .. t_(j-1) + s_1 .. s_m`` (a value becomes a top only
-        by entering).  Call a card of ``t_1 .. t_j, s_1 .. s_m`` *blocked* if it
-        is a base or its predecessor is not in ``S``: it can enter only by
-        filling a space.  A fill needs an emptying build, which needs a bottom
-        whose predecessor is a top; a blocked card filled in becomes a bottom
-        whose predecessor is not a top before ``t_j`` leaves (or never leaves,
-        for a base), so its cell can be emptied no more in that time: every
-        cell whose fills bring in blocked cards before ``t_j`` leaves is a
-        chain of fills ending there, and starts from a bottom of now whose
-        predecessor is in ``S``.  So the blocked cards number at most the
-        ``live`` bottoms of now with predecessor in ``S``.  A blocked talon
-        card can come in only by a fill from the talon: only with the stock
-        out (``m`` the whole stock) and spaces filled from the talon.  If no
-        ``m`` meets these conditions, ``t_j`` never leaves, and neither does
-        anything under it.  ``t_(j-1)`` leaves before ``t_j``, so with at least
-        as many stock cards consumed: ``m`` can start where ``t_(j-1)``'s least
-        possible ``m`` was; and that ``m`` serves ``t_j`` too when ``t_j`` is not
-        blocked there (``S`` only grows from ``j - 1`` to ``j``, so no card is
-        newly blocked and no live bottom is lost).  ``card`` mode makes only
-        moves ``run`` mode can, so it is bounded too.
+        ``tops`` has bit ``2c`` set for each top value, ``bcount`` holds the non-base bottoms
+        in 2-bit counters. Proof: [the stack bound][stack-bound] (docs/solver.md).
         """
         n = len(seq)
         fill = self.fill_talon
@@ -920,35 +720,9 @@ class Bounds(Generic[G]):
     def _talon_bound(self, seq: list[int], seen: int, bcount: int, p: int) -> int:
         """With no redeal left: talon cards that can never come off, and all under them.
 
-        ``seen`` has bit ``2c`` set for each value ``c`` that is a top now or a
-        card of the stock; ``bcount`` holds the non-base bottoms in 2-bit
-        counters.  The talon's cards can leave only from its top, so in the
-        order ``t_1, t_2, ..`` from the top (stock cards dealt later lie above
-        them and do not change that order).  Let ``S_j`` be ``seen`` plus
-        ``t_1 .. t_(j-1)``: when ``t_j`` leaves, every top is in ``S_j`` (a
-        value becomes a top only by entering, and only stock cards and the
-        talon cards above ``t_j`` can have entered).  For a multiset of
-        bottoms ``B`` let ``e_k(B)`` count the non-base ``b`` in ``B`` with
-        ``b - 3`` in ``S_k``; a fill needs a bottom ``b`` with ``b - 3`` a
-        top, so when ``t_j`` would fill a space, ``e_j(B) > 0``.
-
-        The simulation below takes ``t_j`` (value ``x``) off by a talon build
-        when ``x - 3`` is in ``S_j``, else by a fill (when ``e_j > 0`` and
-        spaces are filled from the talon; it ignores that this waits for the
-        stock to run out), and stops otherwise.  Any real line has
-        ``e_k(B) <= e_k(B')`` for all ``k >= j`` once ``t_1 .. t_(j-1)``
-        are off, ``B'`` the simulation's bottoms: at the start they are
-        equal; a fill from the stock replaces a bottom counted from ``S_j`` on
-        by one that may be counted or not; at ``t_j`` with ``x - 3`` in
-        ``S_j`` the simulation keeps its bottoms and a real fill replaces a
-        counted bottom by ``x``, counted too; at any other ``t_j`` both fill,
-        each replacing a counted bottom by the same ``x``.  Moves through
-        which nothing enters keep the tops and never add a bottom.  So where
-        the simulation stops (``x - 3`` not in ``S_j``, ``e_j(B') = 0``),
-        no real line can ever take ``t_j`` off: no talon build (``x - 3`` is
-        not a top) and no fill.  ``t_j`` and everything under it stay out.
-        ``card`` mode makes only moves ``run`` mode can, so it is bounded too.
-        With the stock out this is often exact: the order of entry is forced.
+        ``seen`` has bit ``2c`` set for each value that is a top now or a card of the stock;
+        ``bcount`` holds the non-base bottoms in 2-bit counters.
+        Proof: [the talon bound][talon-bound] (docs/solver.md).
         """
         fill = self.fill_talon
         ready = bcount & ((seen << 6) * 3)  # bottoms whose predecessor is in S

@@ -109,32 +109,7 @@ class RunSearch(PlayoutSearch[RunGrid]):
         """The talon build of the talon's top card ``c`` when it provably loses nothing
         (no redeal left), as the only child; else None.
 
-        A top ``c - 3`` can serve only a card of value ``c``: by a talon build of
-        it, or by an emptying build of a pile with it at the bottom, once for
-        each copy (a copy that fills a space can then be moved onto one top
-        ``c - 3``, and is never moved again in the search's model).  Conditions:
-        a top ``c - 3``, and either no other card of value ``c`` outside the grid
-        and no pile with ``c`` at its bottom (then the top covered serves
-        nothing but ``c``), or both copies of ``c - 3`` tops (then one is left
-        for the other copy of ``c``, the only other card that could use one).
-        The position *B* after the build is then at least as good as the
-        position *N* before it: *B* answers every line from *N* move for move
-        (moves of the search's model: deals, talon builds, emptying builds with
-        their fills) and ends with no more cards out.  While ``c`` waits in
-        *N*'s talon the two differ only in a top ``c - 3`` against ``c`` and in
-        ``c`` on *N*'s talon, and every move of *N* but those bringing ``c`` in
-        exists in *B* with the same effect: it needs no top ``c - 3`` that *B*
-        lacks, and the stock and the other talon cards are the same (no redeal
-        can reorder them).  When *N* builds ``c``, the two positions are equal.
-        When *N* fills a space with ``c`` from the talon by an emptying build of
-        a pile with bottom ``b`` onto a top ``b - 3``, *B* makes no move: *N* then
-        holds a top ``c - 3`` and a bottom ``c`` where *B* holds a top ``b - 3``
-        and a bottom ``b``, and *N*'s pair can serve only the emptying build of
-        the ``c`` pile onto ``c - 3``, which *B* answers by moving its ``b`` pile
-        onto ``b - 3``: the same card fills both spaces and the positions are
-        equal again.  If *N* never brings ``c`` in, *B* ends one card better.
-        Both conditions are needed: the tests hold a position for each where
-        building at once loses cards.
+        Proof: [the safe talon build][safe-talon-build] (docs/solver.md).
         """
         if self._redeal_left(r) or not safe_at(g, seq, seqcount, p):
             return None

@@ -1,22 +1,6 @@
 """Computer players: greedy, honest (sees only the view) and clairvoyant.
 
-* ``greedy`` makes a card enter whenever it sees one that can (a talon build
-  first, then an emptying build that fills its space), else deals.
-* ``honest`` is given only the information state (:class:`InformationState`:
-  the :class:`View`, which holds the rules, and the positions it saw since a
-  card last came in), never the :class:`Game`, so it cannot read the hidden
-  stock order.  While a redeal is left it samples stock orders consistent with
-  what it saw, solves each sample after each candidate move with a small
-  budget, and takes the move with the best mean score (perfect-information
-  Monte Carlo: the passes to come will show the stock again).  With no redeal
-  left and the stock's order unseen, a sampled solve would plan with cards
-  the player will not see in time, so each move is judged instead by rollouts
-  of an honest base policy over sampled stock orders
-  (:mod:`devilsgrip.solver.rollouts`).  With no redeal left and the order
-  known (every card was seen on an earlier pass) the one possible stock is
-  solved; there greedy's move is kept unless the solve finds a better one
-  (:func:`guarded_choice`).
-* ``clairvoyant`` follows the solver's line.
+How each chooses its moves: [the players][players] (docs/solver.md).
 """
 
 from __future__ import annotations
@@ -48,6 +32,7 @@ from devilsgrip.solver.rollouts import (
 )
 
 PLAYERS: Final = ("greedy", "honest", "clairvoyant")
+"""The computer players' names."""
 SEED_FACTOR: Final = 1_000_003
 """A prime mixing the seed with the moves played into the random stock orders'
 seed: the same information state and seed always draw the same orders."""
@@ -272,17 +257,9 @@ def honest_move(info: InformationState, seed: int, time_limit: float,
 
 def guarded_choice(scores: Sequence[Sequence[int]], default: int, z: float = GUARD_Z) -> int:
     """The move to make, given each move's final scores over the same sampled stock
-    orders: ``default`` unless another move beats it clearly.
+    orders: ``default`` unless another move beats it by more than ``z`` standard errors.
 
-    A move beats it clearly when its mean paired difference (its score less the
-    default's, sample by sample) is below 0 by more than ``z`` standard errors;
-    the clearest such move (lowest mean) is taken.  With no redeal left the
-    sampled solves know a stock order the player will not see in time to use,
-    so the best move on average leans towards plans that need that knowledge.
-    Measured with 0.1 s a move on games 201..260, which played no part in
-    choosing ``z`` (games 101..160 did): the plain best average left 3.2 cards
-    more than greedy in ``single-pass`` and 3.1 in ``literal``; this choice 1.2
-    more and 0.6 fewer.
+    See [the guard on greedy's move][guarded-choice] (docs/solver.md).
     """
     n = len(scores[default])
     best, best_mean = default, 0.0

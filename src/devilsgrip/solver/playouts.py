@@ -73,16 +73,8 @@ class PlayoutSearch(Search[G]):
     def _probe(self, budget: int | None = None) -> None:
         """Greedy playouts: they find most wins long before the exhaustive search.
 
-        Each playout takes, at every step, the entering move with the lowest
-        key of :meth:`_candidates` (ties at random), except that with
-        probability :data:`WIDE_CHOICE` it picks at random among the moves at
-        most :data:`WIDE_CLASSES` key classes worse (the first playout is
-        purely greedy).  A move whose child has a lower bound (or a
-        transposition-table bound) at least the best score found cannot lead
-        to a better line, so the playout takes another one instead.  Playouts
-        only improve the incumbent line; the proof is left to the exhaustive
-        search, so none of this can change a proven result.  ``budget`` caps
-        the nodes (playout steps) spent.
+        They only improve the incumbent line, so no proven result depends on them;
+        ``budget`` caps the nodes (playout steps) spent. See [playouts][playouts] (docs/solver.md).
         """
         rng = random.Random(len(self.seq) * PLAYOUT_SEED_FACTOR + self.p0 + (budget or 0))
         seq = self.seq
@@ -151,23 +143,9 @@ class PlayoutSearch(Search[G]):
 
     def _beam(self, width: int) -> None:
         """Beam search through the rest of the pass (no redeal left): it finds far
-        better lines than the playouts there.
+        better lines than the playouts there, and only improves the incumbent.
 
-        A *state* is a grid and a talon, with ``s`` stock cards consumed (dealt
-        or filled).  With no redeal left ``s`` only grows, so the states are
-        taken in layers of equal ``s``.  A layer is first closed under the
-        entering moves that consume no stock card (talon builds, fills from the
-        talon once the stock is out, and in ``card`` mode the other grid
-        builds); then its states are ranked by their lower bound plus their
-        talon size (the cards provably lost, and those dealt that have yet to
-        come in; ties: the lower bound), those whose bound cannot beat the best
-        line found are dropped, and the ``width`` best go on: by a fill from the
-        stock (to layer ``s + 1``) and by a deal (to layer ``s + draw``).  Every
-        state also ends a line (deal the rest, nothing more enters), and the
-        best of those becomes the incumbent when it beats it.  Like the
-        playouts, the beam only improves the incumbent; proofs come from the
-        exhaustive search.  It reads its own sequences (a state's talon, then
-        the stock still to come); the search's ``seq`` is left alone.
+        See [beam search through the last pass][beam-search] (docs/solver.md).
         """
         stock = self.seq[self.p0:]
         n_stock = len(stock)

@@ -1,20 +1,7 @@
 """The clairvoyant solver's portfolio: the optimizing search beside the win search.
 
-:func:`solve` runs the optimizing search (:mod:`devilsgrip.solver.clairvoyant`) and,
-when no redeal is left and cards are out, the win search
-(:mod:`devilsgrip.solver.winnable`) beside it, each with the whole limit: on a
-time limit the win search runs in a process of its own at the same time (a
-machine with one core runs the optimizing search alone); on a node budget the
-two run one after the other, each with that budget, so the result is the same
-on any machine.  A win found replaces the line; a proof that there is none
-raises the bound to 1, so that a line leaving one card is then proven optimal.
-Either way the result's ``bound`` is the best lower bound proven: a deal is
-*resolved* when a win is found or ``bound >= 1``.
-
-Neither search takes time from the other: the optimizing search's line is what
-a player asks for, and it is sensitive to its time (on single-pass deals
-301-306 at 10 s, giving the win search half of the time first left 17.2 cards
-on average against 13.7 for the optimizing search alone).
+A win found replaces the line; a proof that there is none raises the bound to 1.
+See [the portfolio][portfolio] (docs/solver.md).
 """
 
 from __future__ import annotations

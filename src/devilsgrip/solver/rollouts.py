@@ -1,26 +1,7 @@
 """The honest player of the last pass: each move judged by playing on without peeking.
 
-With no redeal left the stock is turned once, and a plan that needs to know the
-order of cards not yet seen cannot be followed: a solve of a sampled stock
-order plans with that knowledge (strategy fusion), so the player here never
-plans with it.  It judges each move it can make by *rollouts*: for each of a
-few stock orders drawn from the cards still unseen, it makes the move and then
-plays on to the end with a fixed policy that looks only at what is face up
-(:func:`base_move`), and it takes the move whose rollouts end with the fewest
-cards out on average.  Every move is judged on the same stock orders (common
-random numbers), so the differences between moves are not drowned by the
-differences between orders.  This is one step of policy improvement (rollout
-policy improvement, as in Bjarnason, Fern and Tadepalli, "Lower Bounding
-Klondike Solitaire with Monte-Carlo Planning", ICAPS 2009): in expectation it
-plays at least as well as the base policy it rolls out, which is itself an
-honest player, so its results are a lower bound on what an optimal honest
-player achieves.
-
-The rollouts run on a small model of the game: a pile of one suit sequence is
-fixed by its bottom and its top card, so a grid is 24 ints
-(:func:`~devilsgrip.solver.grids.pile_code`, or -1 for an empty cell), and the
-stock and the talon are lists with their top last.  Swaps change nothing and
-are left out.
+One step of rollout policy improvement over a greedy base policy, on a small model
+of the game. See [the honest player of the last pass][rollouts] (docs/solver.md).
 """
 
 from __future__ import annotations

@@ -1,53 +1,9 @@
 """The clairvoyant solver: the best final score of a position, knowing the stock.
 
-How the search sees the game
-----------------------------
-Only moves through which a card *enters* the grid change the score: a talon
-build, and a grid build that empties its source and so fills the space.
-Deals, redeals and swaps never do; neither do grid builds that leave their
-source non-empty, and those never change the multiset of pile tops either
-(they uncover the other copy of the card they cover).
-
-* The cards outside the grid form one fixed sequence ``seq`` (the talon from
-  its bottom, then the stock from its top) cut at ``p = len(talon)``.  Deals
-  and redeals only move the cut: from ``p`` to ``min(p + draw, n)``, and from
-  ``n`` back to ``0``.  An entering move deletes one card of ``seq``.  So the
-  search plays *macro moves*: "move the cut to ``q`` (dealing, redealing if
-  needed), then make a card enter".
-* ``run`` mode (:class:`RunSearch`): what matters about the grid is the multiset
-  of tops ``T`` and the multiset of bottoms ``B``.  A talon build of ``c`` needs ``c - 3`` in
-  ``T``; an emptying build needs a bottom ``b`` with ``b - 3`` in ``T`` (move
-  that whole pile onto it, always legal), after which ``T`` loses ``b - 3``,
-  ``B`` loses ``b`` and the filling card becomes both a top and a bottom.
-  The grid is one int (:data:`~devilsgrip.solver.grids.RunGrid`).
-  Non-emptying builds are never needed.
-* ``card`` mode (:class:`CardSearch`): pile structure matters, and a pile of one suit sequence is
-  fixed by its bottom and top, so the grid is the sorted tuple of those
-  (:data:`~devilsgrip.solver.grids.CardGrid`); non-emptying builds ("peels") are searched too.
-
-Soundness of what is dropped: swaps never matter; an emptying build that fills
-nothing only removes a top and a bottom, and in ``run`` mode the value of a
-state is monotone in ``T`` and ``B`` (more tops and bottoms allow every move
-fewer allow, and keep the inclusion after it), so it is dominated.  With
-unlimited redeals a cut at a multiple of ``draw`` (or at ``n``) reaches
-exactly the cuts ``0, draw, 2 draw, .., n``, so those cuts share one key.
-With no redeal left, in ``run`` mode, a talon build whose covered top can
-serve no other card is the only child tried (:meth:`RunSearch._safe_build`), and
-no move is tried at a cut past the first one where such a build would be
-made (:meth:`RunSearch._safe_cut`).
-
-The search is a depth-first branch and bound on the final score with a
-bounded transposition table holding proven lower bounds.  It takes turns
-with greedy playouts (:mod:`devilsgrip.solver.playouts`), with node budgets
-doubling each turn: the exhaustive search proves most deals within its first budget,
-and the playouts find the wins it would reach late.  The playouts only
-improve the incumbent line (and read the table and the bound to avoid
-children that cannot beat it), so a proof rests on the exhaustive search
-alone; the table keeps what each turn proved for the next.  With no redeal
-left (a whole ``single-pass`` or ``literal`` game, the last pass of any
-other) a beam search through the pass (same module) takes the playouts'
-place, its width doubling each turn: there it finds lines scoring
-about half as many cards in the same time.
+A depth-first branch and bound over macro moves (move the cut, then make one card
+enter), with a bounded transposition table, taking turns with playouts or a beam
+search. How it models the game and why that is sound:
+[how the search sees the game][search-model] (docs/solver.md).
 """
 
 

@@ -1,55 +1,9 @@
 """Can this deal be won?  A search for the win alone, with no redeal left.
 
-The optimizing search (:mod:`devilsgrip.solver.clairvoyant`) asks for the best final
-score; this module asks only whether the score can be 0, and so may end a
-branch as soon as one card provably never enters the grid.  It works when no
-redeal is left (a whole ``single-pass`` or ``literal`` game, the last pass of
-any other): the talon is then a stack and the stock is consumed in order.
-
-Two proofs that a position cannot be won, both checked against plain
-exhaustive search in the tests:
-
-* **The monotone relaxation** (:class:`Relaxation`).  Forget how many copies
-  of a value are tops: keep the *set* ``R`` of values that have ever been a
-  top.  In the real game the tops are always among ``R`` (a value becomes a top
-  only by entering), so every real line is a line of the relaxation, in which
-  a talon build of ``c`` needs ``c - 3`` in ``R`` and an emptying build of a
-  pile with non-base bottom ``b`` needs ``b - 3`` in ``R``.  If the relaxation
-  cannot be won, neither can the game.  In the relaxation ``R`` only grows, and
-  that makes it small:
-
-  - *a talon build is never wrong*: the position after it answers every line
-    from the position before it move for move (its ``R`` is larger, its talon
-    the same but for that card; if the other line later fills a space with
-    that card from the talon, it skips the fill and keeps the emptied pile's
-    bottom, which stays emptiable as ``R`` never shrinks, in place of the
-    filled card);
-  - *which pile is emptied never matters*: a bottom that can be emptied stays
-    so, so the bottoms are a count of *live* ones (predecessor in ``R``) and
-    the others, *waiting* for their predecessor to join ``R``;
-  - so the only choices are, while the stock lasts, to fill a space with the
-    stock's top card (when a live bottom exists) or to deal; once the stock is
-    out, the talon's top card is built when it can be, else fills a space when
-    the rules allow and a live bottom exists, else the game is lost.
-
-  A base enters only by a fill, so only as the stock's top card at an
-  emptying build, or from the talon once the stock is out and every card
-  above it has entered; which stock cards can be on top at a fill depends on
-  the fills made between deals of three.  The relaxation follows exactly
-  these alignments and the talon stack, and forgets the rest.
-* **The exact search** (:class:`WinSearch`): the optimizing search's macro
-  moves, depth first, a branch ending when the optimizing search's lower bound
-  (:meth:`Search.lower_bound`, which names cards that never enter; asked for a
-  win, it also tries :func:`~devilsgrip.solver.bounds.bases_unmatched`, a pile
-  emptied in time for every base) is at least 1 or when the relaxation loses
-  from the branch's position; no move is tried past a base whose deal onto the
-  talon would lose (:meth:`WinSearch._win_cuts`); positions proven lost are
-  kept.  A win it finds is a line of moves; a search that finishes without one
-  proves the position lost.
-
-A proof of loss at the root comes with a :class:`LossCertificate`: a card that
-can never enter and why, or the relaxation's verdict.  :func:`check_certificate`
-re-checks one from the position alone, with code of its own.
+:func:`prove_winnable` answers with a winning line or a proof of loss
+(:class:`LossCertificate`, re-checked by :func:`check_certificate`). Its proofs:
+[the monotone relaxation][monotone-relaxation] (docs/solver.md) and
+[the exact win search][exact-win-search] (docs/solver.md).
 """
 
 from __future__ import annotations
@@ -97,20 +51,9 @@ CERTIFICATE_REASONS: Final = (BASE_ON_TALON, UNDER_STUCK_CARD, RELAXATION_LOST, 
 class LossCertificate:
     """Why a position cannot be won: a card that can never enter, and the reason.
 
-    ``base-on-talon``: the card is a base on the talon, spaces are not filled
-    from the talon and no redeal is left, so it can never enter (a base enters
-    only by a fill).  ``under-stuck-card``: the card lies on the talon under
-    ``blocker``, a base that can never enter for that reason.  (A non-base
-    card whose predecessors are both covered would be stuck too, but cannot
-    occur: a copy of ``c - 3`` is covered only by a copy of ``c``.)
-    ``relaxation-lost``: no card is named (``card`` is -1); the monotone
-    relaxation cannot be won.  ``talon-bottom``: no card is named either;
-    spaces are filled from the talon, ``blocker`` is the talon's lowest base,
-    and it and the cards under it cannot be the last to enter a won game in
-    their order (:func:`~devilsgrip.solver.bounds.talon_bottom_lost`): some
-    card stays out, not always one of these.  ``bases-unmatched``: no card is
-    named; the bases outside cannot each have a pile emptied for them in time
-    (:func:`~devilsgrip.solver.bounds.bases_unmatched`).
+    ``reason`` is one of :data:`CERTIFICATE_REASONS`; ``card`` and ``blocker`` are -1 where
+    no card is named.
+    What each reason means: [loss certificates][loss-certificates] (docs/solver.md).
     """
 
     reason: str
@@ -177,7 +120,9 @@ def _grid_relaxed(grid: Any, run_mode: bool) -> tuple[int, int, int]:
 
 
 class Relaxation:
-    """The monotone relaxation of a position with no redeal left (module documentation).
+    """The monotone relaxation of a position with no redeal left.
+
+    Proof: [the monotone relaxation][monotone-relaxation] (docs/solver.md).
 
     ``talon`` bottom first, ``stock`` top first; ``tops`` has bit ``c`` for each
     top value, ``live`` counts the non-base bottoms whose predecessor is in it,

@@ -1,17 +1,10 @@
 """Can this position be won?  One question for any rules.
 
-Where no redeal is left the one-pass win search answers it
-(:func:`~devilsgrip.solver.winnable.prove_winnable`: its lemmas hold only
-there).  With a redeal left the clairvoyant search answers it, looking only for
-a win (a line leaving no card): it finds one, proves there is none, or runs out
-of time.  In ``run`` mode its moves are then tried in the order of the spaces
-they leave to be made (:class:`WinHunt`): the positions just after a classic
-game lost its win are the hardest of the game to settle, and there this order
-finds wins the usual one misses within a review's time.
-
 >>> from devilsgrip.game import Game
 >>> can_win(Game(2), time_limit=5.0).outcome
 'won'
+
+See [can a position be won][can-win] (docs/solver.md).
 """
 
 from __future__ import annotations
