@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from devilsgrip import i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
-from devilsgrip.game import Game, Status
+from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.solver import hint as find_hint
@@ -50,6 +50,19 @@ def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
     end = about.end if browser.event.kind in _TOLD_WITH_END else ""
     announce = " ".join(s for s in (told, end) if s)
     won = game.is_won()
+    # what the page needs without asking, so that it decides nothing itself: what picking
+    # up each place means (in words, the cells it builds on, the empty cells a drop swaps
+    # with), what a click on the stock plays, the end's rating line, a won grid's swaps
+    places = [p for p in table.PLACES
+              if p != table.STOCK and table.pick_up_refusal(game, p) is None]
+    empty = [c for c in range(len(game.grid)) if not game.grid[c]]
+    stock_move = table.stock_move(game)
+    if won:
+        rating_line = ""
+    elif game.rating is Rating.NONE:
+        rating_line = tr.gettext("No rating: that takes a score of 10 or less.")
+    else:
+        rating_line = tr.gettext("Rating: {rating}").format(rating=about.rating)
     return {
         "view": game.view().to_dict(),
         "game": {
@@ -73,12 +86,22 @@ def game_state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
             "rating": about.rating,
             "redeals": about.redeals,
             "end": about.end,
+            "rating_line": rating_line,
         },
         "can_undo": session.can_undo,
         "can_redo": session.can_redo,
         "last_move": browser.last_move,
         "announce": announce,
-        "arrangement": [m.text() for m in game.arrangement()] if won else [],
+        "arrangement": ([[table.place_name(m.src), table.place_name(m.dst)]
+                         for m in game.arrangement()] if won else []),
+        "picked": {table.place_name(p): table.say_picked(game, p, tr) for p in places},
+        "targets": {table.place_name(p): [table.place_name(c) for c in table.targets(game, p)]
+                    for p in places},
+        "swaps": {table.place_name(p): [table.place_name(c) for c in empty
+                                        if c != p and table.drop_refusal(session, p, c) is None]
+                  for p in places},
+        "stock": (None if table.move_refusal(session, stock_move) is not None
+                  else "deal" if stock_move == table.DEAL else "redeal"),
         "lang": tr.lang,
     }
 

@@ -19,8 +19,7 @@ export function openEnd() {
   $("end-score").textContent = t("Score: {score}", { score: v.score });
   // a win needs no rating line: the title says it
   $("end-rating").hidden = Boolean(v.won);
-  $("end-rating").textContent = v.won ? "" : v.rating === "none" ? t("No rating: that takes a score of 10 or less.")
-    : t("Rating: {rating}", { rating: ratingName(v.rating) });
+  $("end-rating").textContent = v.won ? "" : (st.labels && st.labels.rating_line) || "";
   $("end-played").textContent = tn("{n} move in {time}", "{n} moves in {time}", v.moves,
     { time: formatTime(Number(game.elapsed) || 0) });
   const best = game.best_score;

@@ -7,7 +7,7 @@ import { confirmThen, openEnd } from "./dialogs.js";
 import { cardName, loadStrings, t } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
 import { applyStrings, drawHintArrow, placeEl, render, renderClock } from "./render.js";
-import { app, CELLS, gameKey, legal, placeName, selectable, speed, view } from "./state.js";
+import { app, CELLS, gameKey, placeName, selectable, speed, swapsFrom, targetsFrom, view } from "./state.js";
 import { closeViewer } from "./viewer.js";
 
 let endShownFor = ""; // the end dialog opens once for each end of a game
@@ -22,9 +22,8 @@ export function select(place) {
   const v = view();
   const what = place === "talon" ? cardName(v.talon[v.talon.length - 1])
     : cardName(v.grid[place][v.grid[place].length - 1]);
-  api("GET", "/api/picked?place=" + encodeURIComponent(placeName(place)))
-    .then((data) => { if (app.selected === place) say(data && data.text ? data.text : t("Picked up the {card}.", { card: what })); })
-    .catch(() => { if (app.selected === place) say(t("Picked up the {card}.", { card: what })); });
+  const picked = (app.state && app.state.picked) || {};
+  say(picked[placeName(place)] || t("Picked up the {card}.", { card: what }));
 }
 
 export async function applyState(next, options = {}) {
@@ -98,7 +97,7 @@ export async function send(path, body, options = {}) {
   }
 }
 
-// What view.legal already excludes is not sent: the server's table layer is asked why it
+// What the state does not say plays is not sent: the server's table layer is asked why it
 // would be refused (GET /api/refusal, nothing changes) and the reason is shown.
 async function sendChecked(ask, path, body, options = {}) {
   if (ask) {
@@ -117,14 +116,10 @@ async function sendChecked(ask, path, body, options = {}) {
   return send(path, body, options);
 }
 
-function legalBetween(from, to) {
-  const prefix = from === "talon" ? "t-" : CELLS[from] + "-";
-  return typeof to === "number" && legal().includes(prefix + CELLS[to]);
-}
-
+// The keys' moves: d deals, r redeals (the state says which the stock plays now).
 export function play(text, options) {
-  const ask = legal().includes(text) ? null : { move: text };
-  return enqueue(() => sendChecked(ask, "/api/move", { move: text }, options));
+  const plays = app.state && app.state.stock === (text === "r" ? "redeal" : "deal");
+  return enqueue(() => sendChecked(plays ? null : { move: text }, "/api/move", { move: text }, options));
 }
 
 // A card taken from one place and dropped on another: the server's drop policy
@@ -139,13 +134,13 @@ export function playDrop(from, to, options = {}) {
   const offer = !options.swap && typeof from === "number" && typeof to === "number"
     && view() && view().grid[from].length && view().grid[to].length
     ? { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) } : null;
-  const ask = options.swap || legalBetween(from, to) ? null : body;
-  return enqueue(() => sendChecked(ask, "/api/drop", body, { ...options, offer }));
+  const plays = options.swap || targetsFrom(from).includes(to) || swapsFrom(from).includes(to);
+  return enqueue(() => sendChecked(plays ? null : body, "/api/drop", body, { ...options, offer }));
 }
 
 // A click on the stock: the server deals, or redeals once the stock is empty.
 export function dealOrRedeal() {
-  const ask = legal().includes("d") || legal().includes("r") ? null : { from: "stock", to: "stock" };
+  const ask = app.state && app.state.stock ? null : { from: "stock", to: "stock" };
   return enqueue(() => sendChecked(ask, "/api/stock", {}));
 }
 

@@ -4,7 +4,7 @@
 import { buildHelp, buildMenu } from "./dialogs.js";
 import { cardName, ratingName, t, tn } from "./i18n.js";
 import { showMessage } from "./messages.js";
-import { $, app, cardUrl, CELLS, legal, targetsFrom, view } from "./state.js";
+import { $, app, cardUrl, CELLS, swapsFrom, targetsFrom, view } from "./state.js";
 import { renderViewer } from "./viewer.js";
 
 // ------------------------------------------------------------------- building
@@ -176,11 +176,12 @@ export function render() {
   const stock = $("stock");
   stock.dataset.count = String(v.stock);
   stock.classList.toggle("empty", v.stock === 0);
-  stock.classList.toggle("can-redeal", legal().includes("r"));
+  const canRedeal = !viewing && st.stock === "redeal";
+  stock.classList.toggle("can-redeal", canRedeal);
   $("stock-img").src = v.stock ? cardUrl("back") : cardUrl(null);
   $("stock-count").textContent = String(v.stock);
   if (v.stock) stock.setAttribute("aria-label", tn("Stock: {count} card. Press Enter to deal.", "Stock: {count} cards. Press Enter to deal.", v.stock, { count: v.stock }));
-  else if (legal().includes("r")) stock.setAttribute("aria-label", t("Stock: empty. Press Enter to redeal."));
+  else if (canRedeal) stock.setAttribute("aria-label", t("Stock: empty. Press Enter to redeal."));
   else stock.setAttribute("aria-label", t("Stock: empty"));
   // talon
   const talon = $("talon");
@@ -202,6 +203,7 @@ export function render() {
   talon.classList.toggle("empty", v.talon.length === 0);
   // grid
   const targets = new Set(targetsFrom(app.selected));
+  const swaps = new Set(swapsFrom(app.selected));
   v.grid.forEach((pile, i) => {
     const cell = cellEls[i];
     const top = pile.length ? pile[pile.length - 1] : "";
@@ -213,8 +215,7 @@ export function render() {
     cell.classList.toggle("empty", pile.length === 0);
     cell.classList.toggle("selected", app.selected === i);
     cell.classList.toggle("target", targets.has(i));
-    cell.classList.toggle("swap-target", typeof app.selected === "number"
-      && app.selected !== i && !targets.has(i) && pile.length === 0);
+    cell.classList.toggle("swap-target", swaps.has(i));
     cell.setAttribute("aria-label", pileLabel(i, pile));
     cell.setAttribute("aria-pressed", app.selected === i ? "true" : "false");
   });

@@ -51,14 +51,18 @@ export function view() {
   return { ...v, grid: arrangedGrid(v.grid, swaps, shown) };
 }
 
-export function legal() {
-  return view() ? view().legal : [];
+// The cells a card picked up at place can be built on, as the server's state says (the
+// player's game only: nothing is picked up while the viewer shows another position).
+export function targetsFrom(place) {
+  if (place === null || place === "stock" || app.viewer || !app.state) return [];
+  return ((app.state.targets || {})[placeName(place)] || []).map((name) => CELLS.indexOf(name));
 }
 
-export function targetsFrom(place) {
-  if (place === null || place === "stock") return [];
-  const prefix = place === "talon" ? "t-" : CELLS[place] + "-";
-  return legal().filter((m) => m.startsWith(prefix)).map((m) => CELLS.indexOf(m.slice(prefix.length)));
+// The empty cells a pile picked up at place swaps with when dropped there (the server's
+// drop policy, sent with the state).
+export function swapsFrom(place) {
+  if (place === null || place === "stock" || app.viewer || !app.state) return [];
+  return ((app.state.swaps || {})[placeName(place)] || []).map((name) => CELLS.indexOf(name));
 }
 
 export function selectable(place) {
@@ -82,8 +86,8 @@ export function gameKey() {
 
 export function arrangedGrid(grid, swaps, count = swaps.length) {
   const out = grid.slice();
-  for (const swap of swaps.slice(0, count)) {
-    const [a, b] = swap.split("=").map((name) => CELLS.indexOf(name));
+  for (const pair of swaps.slice(0, count)) {
+    const [a, b] = pair.map((name) => CELLS.indexOf(name));
     [out[a], out[b]] = [out[b], out[a]];
   }
   return out;
