@@ -21,10 +21,11 @@ from devilsgrip.web.server import COOKIE_NAME
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"
 STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "last_move", "announce",
-              "arrangement", "lang"}
+              "arrangement", "picked", "targets", "swaps", "stock",
+              "lang"}
 GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
              "leave_asks", "started", "elapsed", "clock_running"}
-LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end"}
+LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end", "rating_line"}
 
 
 def state(client: TestClient) -> dict[str, Any]:
@@ -70,6 +71,37 @@ def test_game_state_is_the_engine_view(client: TestClient) -> None:
     assert data["last_move"] is None and data["arrangement"] == []
     assert data["lang"] == "en"
     assert client.cookies.get(COOKIE_NAME)
+
+
+def test_the_state_says_what_each_pick_up_means(client: TestClient) -> None:
+    """The page asks nothing when a card is picked up: the state has the words and the cells."""
+    mirror = Game(1)
+    for _ in range(8):
+        builds = [m.text() for m in mirror.generate_moves() if "-" in m.text()]
+        move = builds[0] if builds and mirror.talon else "d"
+        data = post(client, "/api/move", {"move": move}).json()
+        mirror.play(move)
+        legal = data["view"]["legal"]
+        pickable = [n for i, n in enumerate(CELL_NAMES) if mirror.grid[i]]
+        assert set(data["picked"]) == set(data["targets"]) == {*pickable, "talon"}
+        for place, text in data["picked"].items():
+            asked = client.get("/api/picked", params={"place": place}).json()
+            assert asked["text"] == text
+        for place, cells in data["targets"].items():
+            prefix = "t" if place == "talon" else place
+            assert cells == [m.split("-")[1] for m in legal
+                             if "-" in m and m.split("-")[0] == prefix]
+        assert data["stock"] == ("deal" if "d" in legal else "redeal" if "r" in legal else None)
+        for place, cells in data["swaps"].items():
+            empty = [n for i, n in enumerate(CELL_NAMES) if not mirror.grid[i] and n != place]
+            assert cells == [n for n in empty if client.get(
+                "/api/refusal", params={"from": place, "to": n}).json()["error"] is None]
+        assert data["labels"]["rating_line"] == (
+            "No rating: that takes a score of 10 or less." if mirror.score > 10
+            else f"Rating: {data['labels']['rating']}")
+    assert post(client, "/api/giveup", {}).status_code == 200
+    data = client.get("/api/game").json()
+    assert data["picked"] == data["targets"] == data["swaps"] == {} and data["stock"] is None
 
 
 def test_moves_follow_the_engine(client: TestClient) -> None:
@@ -497,16 +529,16 @@ def test_won_game_has_its_arrangement(client: TestClient) -> None:
     assert data["view"]["won"] is True
     mirror = Game(number)
     mirror.play_all(list(result.moves))
-    assert data["arrangement"] == [m.text() for m in mirror.arrangement()]
+    assert data["arrangement"] == [m.text().split("=") for m in mirror.arrangement()]
     assert "won" in data["announce"]
     assert data["game"]["final"] is True and data["can_undo"] is False
     # the arrangement is shown by the page, never played: the game takes no more moves
-    for text in data["arrangement"][:1]:
+    for text in ("=".join(pair) for pair in data["arrangement"][:1]):
         assert assert_refused(post(client, "/api/move", {"move": text}), 409)["error"] == (
             "game-finished")
     grid = list(data["view"]["grid"])
-    for text in data["arrangement"]:
-        a, b = (CELL_NAMES.index(c) for c in text.split("="))
+    for pair in data["arrangement"]:
+        a, b = (CELL_NAMES.index(c) for c in pair)
         grid[a], grid[b] = grid[b], grid[a]
     rows = [[pile[-1][0] for pile in grid[r * 8:(r + 1) * 8]] for r in range(3)]
     assert rows == [["J"] * 8, ["Q"] * 8, ["K"] * 8]

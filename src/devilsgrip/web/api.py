@@ -29,12 +29,12 @@ from typing import Any, Final
 from devilsgrip import i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.game import Game, Status
+from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
-from devilsgrip.table.controller import BestLine, Refusal, Snapshot
+from devilsgrip.table.controller import BestLine, Refusal, Snapshot, Table
 from devilsgrip.web import reviews
 from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
 from devilsgrip.web.browsers import Browser, WebState
@@ -52,7 +52,37 @@ PublicHandler = Callable[[WebState, Call, Tr], dict[str, Any]]
 _REFUSAL_STATUS: Final = {"illegal": 409, "changed": 409, "input": 400, "store": 503}
 
 
-def state_doc(snap: Snapshot, lang: str) -> dict[str, Any]:
+def _rating_line(snap: Snapshot, words: Tr) -> str:
+    """The end dialog's rating sentence (empty for a win: the title says it)."""
+    if snap.view.won:
+        return ""
+    if snap.view.rating is Rating.NONE:
+        return words.gettext(N_("No rating: that takes a score of 10 or less."))
+    return words.gettext(N_("Rating: {rating}")).format(rating=snap.summary.rating)
+
+
+def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
+    """What the page needs so that it decides nothing itself: what picking up each place
+    means (in words, the cells it builds on, the empty cells a drop swaps with), and what
+    a click on the stock plays."""
+    session, game = controller.session, controller.game
+    places = [p for p in table.PLACES
+              if p != table.STOCK and table.pick_up_refusal(game, p) is None]
+    empty = [c for c in range(len(game.grid)) if not game.grid[c]]
+    stock_move = table.stock_move(game)
+    return {
+        "picked": {table.place_name(p): table.say_picked(game, p, words) for p in places},
+        "targets": {table.place_name(p): [table.place_name(c) for c in table.targets(game, p)]
+                    for p in places},
+        "swaps": {table.place_name(p): [table.place_name(c) for c in empty
+                                        if c != p and table.drop_refusal(session, p, c) is None]
+                  for p in places},
+        "stock": (None if table.move_refusal(session, stock_move) is not None
+                  else "deal" if stock_move == table.DEAL else "redeal"),
+    }
+
+
+def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
     """The state document every game response carries (see the API contract)."""
     from devilsgrip.web.views import view_dict
 
@@ -81,18 +111,21 @@ def state_doc(snap: Snapshot, lang: str) -> dict[str, Any]:
             "redeals": about.redeals,
             "end": about.end,
             "leave": snap.leave_warning,
+            "rating_line": _rating_line(snap, words),
         },
         "can_undo": snap.can_undo,
         "can_redo": snap.can_redo,
         "last_move": snap.last_move.text() if snap.last_move is not None else None,
         "announce": snap.announce,
-        "arrangement": [m.text() for m in snap.arrangement],
-        "lang": lang,
+        "arrangement": [[table.place_name(m.src), table.place_name(m.dst)]
+                        for m in snap.arrangement],
+        **_picking(controller, snap, words),
+        "lang": words.lang,
     }
 
 
 def _state(browser: Browser, tr: Tr) -> dict[str, Any]:
-    return state_doc(browser.table.snapshot(), tr.lang)
+    return state_doc(browser.table, browser.table.snapshot(), tr)
 
 
 # ----------------------------------------------------------------- the door
@@ -194,7 +227,7 @@ def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
 
 def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ("move",))
-    return state_doc(browser.table.play(_move_field(call.data)).state, tr.lang)
+    return state_doc(browser.table, browser.table.play(_move_field(call.data)).state, tr)
 
 
 def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -206,28 +239,28 @@ def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     only_keys(call.data, ("from", "to", "swap"))
     source, target = _places(call.data)
     swap = bool(bool_field(call.data, "swap"))
-    return state_doc(browser.table.drop(source, target, swap=swap).state, tr.lang)
+    return state_doc(browser.table, browser.table.drop(source, target, swap=swap).state, tr)
 
 
 def post_stock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A click on the stock: deal, or redeal once the stock is empty."""
     only_keys(call.data, ())
-    return state_doc(browser.table.stock().state, tr.lang)
+    return state_doc(browser.table, browser.table.stock().state, tr)
 
 
 def post_undo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table.undo().state, tr.lang)
+    return state_doc(browser.table, browser.table.undo().state, tr)
 
 
 def post_redo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table.redo().state, tr.lang)
+    return state_doc(browser.table, browser.table.redo().state, tr)
 
 
 def post_giveup(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table.give_up().state, tr.lang)
+    return state_doc(browser.table, browser.table.give_up().state, tr)
 
 
 def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:

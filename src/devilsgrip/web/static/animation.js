@@ -1,7 +1,7 @@
 // Cards in flight between the old and the new state, the drag's snap back, the
 // win's flourish.
 
-import { cellEls } from "./render.js";
+import { cellEls } from "./board.js";
 import { $, app, cardUrl, COLUMNS, speed, view } from "./state.js";
 
 // --------------------------------------------------------------- animation

@@ -1,81 +1,11 @@
-// The dialogs: menu, new game, rules, statistics, settings, help, the end and
-// the confirmations.
+// The dialogs as the page draws them: the end of a game and its best line, the menu,
+// help, new game, rules, statistics, settings and the confirmations.  They draw and
+// read forms; what a button does is given to them (actions.js and menus.js).
 
 import { renderMarkdown } from "./markdown.js";
-import { api } from "./api.js";
-import { LANGUAGE_NAMES, languages, loadStrings, presetName, presets, ratingName, setPresets, speedName, t, tn } from "./i18n.js";
-import { newGame, playAgain, select, simple } from "./play.js";
-import { applyStrings, formatTime, preload, render } from "./render.js";
-import { $, app, ended, gameIdentity } from "./state.js";
-import { openHistory } from "./history.js";
-import { openReview } from "./review.js";
-import { fetchSolution, openViewer } from "./viewer.js";
+import { formatTime, languageName, presetName, ratingName, speedName, t, tn } from "./i18n.js";
+import { $, app } from "./state.js";
 
-export function openEnd() {
-  const st = app.state;
-  const v = st.view;
-  const game = st.game || {};
-  $("end-title").textContent = v.won ? t("You won!") : v.given_up ? t("Game given up") : t("Game over");
-  $("end-score").textContent = t("Score: {score}", { score: v.score });
-  // a win needs no rating line: the title says it
-  $("end-rating").hidden = Boolean(v.won);
-  $("end-rating").textContent = v.won ? "" : v.rating === "none" ? t("No rating: that takes a score of 10 or less.")
-    : t("Rating: {rating}", { rating: ratingName(v.rating) });
-  $("end-played").textContent = tn("{n} move in {time}", "{n} moves in {time}", v.moves,
-    { time: formatTime(Number(game.elapsed) || 0) });
-  const best = game.best_score;
-  $("end-best").classList.toggle("new-best", Boolean(game.new_best));
-  if (game.new_best) $("end-best").textContent = t("New best on this deal! The best before was {best}.", { best });
-  else if (best === null || best === undefined) $("end-best").textContent = t("This is the first finished game on this deal.");
-  else $("end-best").textContent = t("Best score ever on this deal: {best}", { best });
-  $("end-solution").hidden = true;
-  $("end-solution").replaceChildren();
-  $("end-best-line").hidden = false;
-  openDialog("dlg-end");
-  // the line already fetched for this game is shown again at once
-  if (app.solutionCache && app.solutionCache.key === gameIdentity()) showSolution();
-}
-
-// The solver's line, fetched once the game has ended (the server refuses it
-// before).  It comes with the view of every position along the line, so the
-// viewer only shows them: it never sends a move and never touches the
-
-
-export async function showSolution() {
-  const box = $("end-solution");
-  box.hidden = false;
-  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Searching for the best line…") }));
-  let sol;
-  try {
-    sol = await fetchSolution();
-  } catch (error) {
-    box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message, className: "form-error" }));
-    return;
-  }
-  const head = document.createElement("p");
-  head.className = "best-score";
-  head.textContent = t("Best possible score: {score}", { score: sol.score });
-  const note = document.createElement("p");
-  note.textContent = sol.proven ? t("Proven best for this deal.")
-    : t("The best line found in the time allowed; it may be beaten.");
-  const line = document.createElement("p");
-  line.className = "line";
-  line.textContent = sol.moves.join(" ");
-  line.setAttribute("aria-label", t("The moves of the line"));
-  line.tabIndex = 0; // it scrolls: the keyboard reaches it too
-  const step = document.createElement("button");
-  step.type = "button";
-  step.className = "primary";
-  step.textContent = t("Step through it");
-  step.addEventListener("click", () => { closeDialog("dlg-end"); openViewer(sol); });
-  const keep = Object.assign(document.createElement("p"), {
-    className: "note", textContent: t("Watching the line leaves your game and its result as they are."),
-  });
-  box.replaceChildren(head, note, line, step, keep);
-  $("end-best-line").hidden = true;
-}
-
-// ----------------------------------------------------------------- dialogs
 export function openDialog(id) {
   const dlg = $(id);
   for (const d of document.querySelectorAll("dialog[open]")) if (d !== dlg) d.close();
@@ -97,20 +27,70 @@ export function confirmThen(title, text, action) {
   openDialog("dlg-confirm");
 }
 
+// ------------------------------------------------------------------ the end
+export function showEnd() {
+  const st = app.state;
+  const v = st.view;
+  const game = st.game || {};
+  $("end-title").textContent = v.won ? t("You won!") : v.given_up ? t("Game given up") : t("Game over");
+  $("end-score").textContent = t("Score: {score}", { score: v.score });
+  // a win needs no rating line: the title says it
+  $("end-rating").hidden = Boolean(v.won);
+  $("end-rating").textContent = v.won ? "" : (st.labels && st.labels.rating_line) || "";
+  $("end-played").textContent = tn("{n} move in {time}", "{n} moves in {time}", v.moves,
+    { time: formatTime(Number(game.elapsed) || 0) });
+  const best = game.best_score;
+  $("end-best").classList.toggle("new-best", Boolean(game.new_best));
+  if (game.new_best) $("end-best").textContent = t("New best on this deal! The best before was {best}.", { best });
+  else if (best === null || best === undefined) $("end-best").textContent = t("This is the first finished game on this deal.");
+  else $("end-best").textContent = t("Best score ever on this deal: {best}", { best });
+  $("end-solution").hidden = true;
+  $("end-solution").replaceChildren();
+  $("end-best-line").hidden = false;
+  openDialog("dlg-end");
+}
 
+// The solver's line in the end dialog: while it is searched, why it could not be had, or
+// the line (onStep: the player asks to step through it).
+export function showSolutionSearching() {
+  const box = $("end-solution");
+  box.hidden = false;
+  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Searching for the best line…") }));
+}
 
-export function buildMenu() {
-  const items = [
-    [t("New game or deal number…"), () => openNew()],
-    [t("Restart this deal"), () => restartAsk()],
-    ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUpAsk()],
-    ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")]] : []),
-    [t("Game history"), () => openHistory()],
-    [t("Rules"), () => openRules()],
-    [t("Statistics"), () => openStats()],
-    [t("Settings"), () => openSettings()],
-    [t("Help and keys"), () => openDialog("dlg-help")],
-  ];
+export function showSolutionError(message) {
+  $("end-solution").replaceChildren(Object.assign(document.createElement("p"), { textContent: message, className: "form-error" }));
+}
+
+export function showSolutionLine(sol, onStep) {
+  const box = $("end-solution");
+  box.hidden = false;
+  const head = document.createElement("p");
+  head.className = "best-score";
+  head.textContent = t("Best possible score: {score}", { score: sol.score });
+  const note = document.createElement("p");
+  note.textContent = sol.proven ? t("Proven best for this deal.")
+    : t("The best line found in the time allowed; it may be beaten.");
+  const line = document.createElement("p");
+  line.className = "line";
+  line.textContent = sol.moves.join(" ");
+  line.setAttribute("aria-label", t("The moves of the line"));
+  line.tabIndex = 0; // it scrolls: the keyboard reaches it too
+  const step = document.createElement("button");
+  step.type = "button";
+  step.className = "primary";
+  step.textContent = t("Step through it");
+  step.addEventListener("click", () => { closeDialog("dlg-end"); onStep(); });
+  const keep = Object.assign(document.createElement("p"), {
+    className: "note", textContent: t("Watching the line leaves your game and its result as they are."),
+  });
+  box.replaceChildren(head, note, line, step, keep);
+  $("end-best-line").hidden = true;
+}
+
+// ------------------------------------------------------------ menu and help
+// items: [label, action] in order; a choice closes the menu, then acts.
+export function buildMenu(items) {
   const list = $("menu-list");
   list.replaceChildren();
   for (const [label, action] of items) {
@@ -169,65 +149,51 @@ export function buildHelp() {
   body.append(table);
 }
 
-export function openNew(typed = "") {
-  $("new-error").textContent = "";
+// ---------------------------------------------------------------- new game
+export function showNew(typed = "", error = "") {
+  $("new-error").textContent = error;
   $("new-number").value = typed;
   openDialog("dlg-new");
   $("new-number").focus();
 }
 
-// The number goes to the server as the text typed (exact however large); a number the
-// game does not take comes back with the game's own reason, shown under the field.
-export async function submitNew(random) {
-  const raw = $("new-number").value.trim();
-  const body = !random && raw ? { game: raw } : {};
-  closeDialog("dlg-new");
-  await newGame(body, true, (error) => {
-    openNew(raw);
-    $("new-error").textContent = error.message;
-  });
+// ------------------------------------------------------------ rules, statistics
+function showText(box, text, className = "") {
+  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: text, className }));
 }
 
-export function restartAsk() {
-  playAgain(true);
-}
-
-export function giveUpAsk() {
-  confirmThen(t("Give up"), t("End this game now? It is scored as it stands."), () => {
-    simple("/api/giveup", { animate: false });
-  });
-}
-
-export async function openRules() {
-  const box = $("rules-text");
-  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Loading…") }));
+export function showRulesLoading() {
+  showText($("rules-text"), t("Loading…"));
   openDialog("dlg-rules");
-  try {
-    const data = await api("GET", "/api/rules");
-    const doc = renderMarkdown(data.text || "");
-    // the text's own first heading is the dialog's one title
-    const first = doc.firstElementChild;
-    if (first && /^H[1-3]$/.test(first.tagName)) {
-      $("rules-title").textContent = first.textContent;
-      first.remove();
-    }
-    box.replaceChildren(doc);
-  } catch (error) {
-    box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message }));
-  }
 }
 
-export async function openStats() {
-  const box = $("stats-body");
-  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Loading…") }));
-  openDialog("dlg-stats");
-  let s;
-  try {
-    s = await api("GET", "/api/stats");
-  } catch (error) {
-    box.replaceChildren(Object.assign(document.createElement("p"), { textContent: error.message }));
-    return;
+export function showRulesError(message) {
+  showText($("rules-text"), message);
+}
+
+export function showRules(text) {
+  const box = $("rules-text");
+  const doc = renderMarkdown(text || "");
+  // the text's own first heading is the dialog's one title
+  const first = doc.firstElementChild;
+  if (first && /^H[1-3]$/.test(first.tagName)) {
+    $("rules-title").textContent = first.textContent;
+    first.remove();
   }
+  box.replaceChildren(doc);
+}
+
+export function showStatsLoading() {
+  showText($("stats-body"), t("Loading…"));
+  openDialog("dlg-stats");
+}
+
+export function showStatsError(message) {
+  showText($("stats-body"), message);
+}
+
+export function showStats(s) {
+  const box = $("stats-body");
   const value = (x, digits = 0) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
   const rows = [
     [t("Games finished"), value(s.played)],
@@ -280,6 +246,7 @@ export async function openStats() {
 // server turns it into its canonical text).
 export function composeRules() {
   const preset = $("set-preset").value;
+  const presets = app.words.presets;
   const base = (presets[preset] && presets[preset].options) || {};
   const chosen = {
     draw: $("set-draw").value || base.draw,
@@ -310,48 +277,34 @@ export function setRuleFields(options) {
   $("set-fill").checked = String(options.fill_from_talon) === "true";
 }
 
-export async function openSettings() {
+export function showSettings() {
   $("settings-error").textContent = "";
-  try {
-    const s = await api("GET", "/api/settings");
-    Object.assign(app.settings, s);
-  } catch {
-    // keep what we have
-  }
   const s = app.settings;
-  fillOptions($("set-lang"), languages.map((code) => [code, LANGUAGE_NAMES[code] || code]), s.lang);
+  const presets = app.words.presets;
+  fillOptions($("set-lang"), app.words.languages.map((code) => [code, languageName(code)]), s.lang);
   $("set-four").checked = Boolean(s.four_colour);
   fillOptions($("set-anim"), ["off", "fast", "normal", "slow"].map((v) => [v, speedName(v)]), s.animation || "normal");
-  if (s.presets) setPresets(s.presets);
   const parts = s.rules_parts || { preset: "classic", options: (presets.classic || {}).options || {} };
   fillOptions($("set-preset"), Object.keys(presets).map((p) => [p, presetName(p)]), parts.preset);
   setRuleFields(parts.options);
   openDialog("dlg-settings");
 }
 
-export async function saveSettings() {
-  const body = {
+// The preset chosen in the form: its options are shown.
+export function showPresetOptions() {
+  const preset = app.words.presets[$("set-preset").value];
+  if (preset) setRuleFields(preset.options);
+}
+
+export function readSettings() {
+  return {
     lang: $("set-lang").value,
     four_colour: $("set-four").checked,
     animation: $("set-anim").value,
     rules: composeRules(),
   };
-  try {
-    const saved = await api("POST", "/api/settings", body);
-    Object.assign(app.settings, body, saved && typeof saved === "object" && !saved.view ? saved : {});
-  } catch (error) {
-    $("settings-error").textContent = error.message;
-    return;
-  }
-  closeDialog("dlg-settings");
-  await loadStrings();
-  applyStrings();
-  preload();
-  try {
-    const next = await api("GET", "/api/game");
-    app.state = next;
-  } catch {
-    // the old state is still right apart from its language
-  }
-  render();
+}
+
+export function showSettingsError(message) {
+  $("settings-error").textContent = message;
 }

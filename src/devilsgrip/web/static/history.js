@@ -1,11 +1,9 @@
-// The game history: this browser's finished games, the latest first, each with its date,
-// deal, rules, score, rating, moves and time, and a way to its review.
+// The game history as the page draws it: this browser's finished games, the latest
+// first, each with its date, deal, rules, score, rating, moves and time, and a button to
+// its review (what it does is given: onReview(id)).
 
-import { api } from "./api.js";
 import { closeDialog, openDialog } from "./dialogs.js";
-import { t, tn } from "./i18n.js";
-import { formatTime } from "./render.js";
-import { openReview } from "./review.js";
+import { formatTime, t, tn } from "./i18n.js";
 import { $, app } from "./state.js";
 
 function formatDate(text) {
@@ -18,18 +16,18 @@ function formatDate(text) {
   }
 }
 
-export async function openHistory() {
-  const box = $("history-body");
+export function showHistoryLoading() {
   $("history-title").textContent = t("Game history");
-  box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Loading…") }));
+  $("history-body").replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Loading…") }));
   openDialog("dlg-history");
-  let data;
-  try {
-    data = await api("GET", "/api/history");
-  } catch (error) {
-    box.replaceChildren(Object.assign(document.createElement("p"), { className: "form-error", textContent: error.message }));
-    return;
-  }
+}
+
+export function showHistoryError(message) {
+  $("history-body").replaceChildren(Object.assign(document.createElement("p"), { className: "form-error", textContent: message }));
+}
+
+export function showHistory(data, onReview) {
+  const box = $("history-body");
   if (!data.saving) {
     box.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("Games are not being saved, so there is no history.") }));
     return;
@@ -83,7 +81,7 @@ export async function openHistory() {
     button.setAttribute("aria-describedby", dateId);
     button.addEventListener("click", () => {
       closeDialog("dlg-history");
-      openReview(g.id, "history");
+      onReview(g.id);
     });
     action.append(button);
     row.append(action);

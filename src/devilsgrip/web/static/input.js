@@ -1,27 +1,33 @@
-// Input: clicks, drags (pointer events for mouse, pen and touch) and keys,
-// turned into places and actions.
+// Input: clicks, drags (pointer events for mouse, pen and touch) and keys, turned into
+// places and actions (actions.js, menus.js).  It reads the state; what it changes (what
+// is picked up, the drag) it changes through state.js.
 
+import {
+  autoMove, catchUp, clockRunning, dealOrRedeal, hint, leaveViewer, newGame, openEnd, pick, play, playAgain,
+  playDrop, putBack, redo, showSolution, undo, viewerPlay, viewerStep,
+} from "./actions.js";
 import { finishAnimations, rectOf, snapBack } from "./animation.js";
-import { buildMenu, closeDialog, openDialog, openEnd, openNew, openRules, openSettings, openStats, restartAsk, saveSettings, setRuleFields, showSolution, submitNew } from "./dialogs.js";
-import { presets, t } from "./i18n.js";
-import { clearHint, say, showMessage } from "./messages.js";
-import { catchUp, clockRunning, dealOrRedeal, hint, newGame, play, playAgain, playDrop, redo, select, undo } from "./play.js";
-import { cellEls, placeEl, placeOf, render, renderClock } from "./render.js";
-import { $, app, COLUMNS, selectable, targetsFrom } from "./state.js";
-import { openHistory } from "./history.js";
-import { drawChart, openReview, reviewOpen } from "./review.js";
-import { leaveViewer, showArrows, viewerPlay, viewerStep } from "./viewer.js";
+import { cellEls, placeEl, placeOf } from "./board.js";
+import { closeDialog, openDialog, showPresetOptions } from "./dialogs.js";
+import { t } from "./i18n.js";
+import { clearHint, showMessage } from "./messages.js";
+import { backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, saveSettings, submitNew } from "./menus.js";
+import { render, renderClock } from "./render.js";
+import { drawChart, reviewOpen } from "./review.js";
+import { $, app, COLUMNS, selectable, setDragging, setSelected } from "./state.js";
+import { showArrows } from "./viewer.js";
 
 // ------------------------------------------------------------------- input
 // what only input needs: the last pick (a double-click is two picks of one place) and a
 // click that ends a drag, which must not count as a click
 let lastPick = { place: null, time: 0 };
 let suppressClick = false;
+// the drag under way: where it started, its ghost card, the place under the pointer
+let drag = null;
 
 export function onPlaceActivate(place, viaKeyboard) {
   finishAnimations(); // the board shows where everything is before anything is picked up
   if (place === "stock") {
-    app.selected = null;
     dealOrRedeal();
     return;
   }
@@ -29,7 +35,7 @@ export function onPlaceActivate(place, viaKeyboard) {
   if (app.selected === null) {
     if (selectable(place)) {
       lastPick = { place, time: now };
-      select(place);
+      pick(place);
     }
     return;
   }
@@ -38,29 +44,14 @@ export function onPlaceActivate(place, viaKeyboard) {
     const repeat = lastPick.place === place && now - lastPick.time < 450;
     lastPick = { place: null, time: 0 };
     if (repeat || viaKeyboard) autoMove(place);
-    else select(null);
+    else pick(null);
     return;
   }
   if (place === "talon") {
-    if (selectable("talon")) select("talon");
+    if (selectable("talon")) pick("talon");
     return;
   }
-  const from = app.selected;
-  app.selected = null;
-  playDrop(from, place);
-}
-
-export function autoMove(place) {
-  const targets = targetsFrom(place);
-  if (targets.length === 1) {
-    app.selected = null;
-    playDrop(place, targets[0]);
-  } else if (targets.length === 0) {
-    select(null);
-    showMessage(t("That card cannot be built anywhere now."));
-  } else {
-    showMessage(t("That card fits in more than one place: pick one."));
-  }
+  playDrop(app.selected, place);
 }
 
 export function onClick(event) {
@@ -76,18 +67,19 @@ export function onClick(event) {
 
 // drag and drop with pointer events (mouse, pen and touch)
 export function onPointerDown(event) {
-  if (event.button !== 0 || app.drag || app.viewer) return;
+  if (event.button !== 0 || drag || app.viewer) return;
   finishAnimations();
   const place = placeOf(event.target);
   if (place === null || place === "stock" || !selectable(place)) return;
   const source = place === "talon" ? $("talon").querySelector(".fan.top") : cellEls[place].querySelector("img");
   if (!source) return;
-  app.drag = { place, source, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null };
+  drag = { place, source, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null };
+  setDragging(place);
   placeEl(place).setPointerCapture(event.pointerId);
 }
 
 export function onPointerMove(event) {
-  const d = app.drag;
+  const d = drag;
   if (!d || event.pointerId !== d.id) return;
   const dx = event.clientX - d.x;
   const dy = event.clientY - d.y;
@@ -106,7 +98,7 @@ export function onPointerMove(event) {
     d.ghost = ghost;
     d.rect = r;
     d.source.classList.add("lifted");
-    app.selected = d.place;
+    setSelected(d.place);
     clearHint();
     render();
     document.body.classList.add("dragging");
@@ -122,9 +114,10 @@ export function onPointerMove(event) {
 
 
 export function endDrag(event, cancelled) {
-  const d = app.drag;
+  const d = drag;
   if (!d || event.pointerId !== d.id) return;
-  app.drag = null;
+  drag = null;
+  setDragging(null);
   document.body.classList.remove("dragging");
   if (d.over !== null && typeof d.over === "number") placeEl(d.over).classList.remove("over");
   if (!d.ghost) return; // a plain click: the click event handles it
@@ -133,7 +126,7 @@ export function endDrag(event, cancelled) {
   const ghost = { el: d.ghost, rect: d.rect, place: d.place };
   const restore = () => d.source.classList.remove("lifted");
   const target = cancelled ? null : placeOf(document.elementFromPoint(event.clientX, event.clientY));
-  app.selected = null;
+  setSelected(null);
   if (target === null || target === d.place || typeof target !== "number") {
     snapBack(ghost).then(() => { restore(); render(); });
     return;
@@ -191,10 +184,7 @@ export function onKeyDown(event) {
     return;
   }
   if (key === "Escape") {
-    if (app.selected !== null) {
-      select(null);
-      say(t("Put back."));
-    }
+    putBack();
     return;
   }
   if (event.target && event.target.tagName === "BUTTON" && (key === "Enter" || key === " ")) return;
@@ -202,16 +192,14 @@ export function onKeyDown(event) {
     // the deliberate swap: the picked-up pile changes places with the cell in focus
     event.preventDefault();
     if (typeof app.selected === "number" && typeof place === "number" && place !== app.selected) {
-      const from = app.selected;
-      app.selected = null;
-      playDrop(from, place, { swap: true });
+      playDrop(app.selected, place, { swap: true });
     } else {
       showMessage(t("To swap two piles, pick one up with Enter, move to the other cell and press x."));
     }
     return;
   }
-  if (key === "d") { event.preventDefault(); app.selected = null; play("d"); }
-  else if (key === "r") { event.preventDefault(); app.selected = null; play("r"); }
+  if (key === "d") { event.preventDefault(); play("d"); }
+  else if (key === "r") { event.preventDefault(); play("r"); }
   else if (key === "u") { event.preventDefault(); undo(); }
   else if (key === "U") { event.preventDefault(); redo(); }
   else if (key === "h" || key === "?") { event.preventDefault(); hint(); }
@@ -231,7 +219,7 @@ export function wire() {
   board.addEventListener("pointermove", onPointerMove);
   board.addEventListener("pointerup", (e) => endDrag(e, false));
   board.addEventListener("pointercancel", (e) => endDrag(e, true));
-  board.addEventListener("lostpointercapture", (e) => { if (app.drag && app.drag.ghost) endDrag(e, true); });
+  board.addEventListener("lostpointercapture", (e) => { if (drag && drag.ghost) endDrag(e, true); });
   document.addEventListener("keydown", onKeyDown);
   const actions = {
     undo: () => undo(),
@@ -239,12 +227,12 @@ export function wire() {
     hint: () => hint(),
     result: () => openEnd(),
     new: () => openNew(),
-    restart: () => restartAsk(),
+    restart: () => playAgain(true),
     rules: () => openRules(),
     stats: () => openStats(),
     settings: () => openSettings(),
     help: () => openDialog("dlg-help"),
-    menu: () => { buildMenu(); openDialog("dlg-menu"); },
+    menu: () => openMenu(),
   };
   for (const b of document.querySelectorAll("#toolbar button")) {
     b.addEventListener("click", () => actions[b.dataset.action]());
@@ -259,15 +247,12 @@ export function wire() {
   $("form-new").addEventListener("submit", (e) => { e.preventDefault(); submitNew(false); });
   $("new-random").addEventListener("click", () => submitNew(true));
   $("form-settings").addEventListener("submit", (e) => { e.preventDefault(); saveSettings(); });
-  $("set-preset").addEventListener("change", () => {
-    const preset = presets[$("set-preset").value];
-    if (preset) setRuleFields(preset.options);
-  });
+  $("set-preset").addEventListener("change", () => showPresetOptions());
   $("end-again").addEventListener("click", () => { closeDialog("dlg-end"); playAgain(false); });
   $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}, false); });
   $("end-best-line").addEventListener("click", () => showSolution());
   $("end-review").addEventListener("click", () => { closeDialog("dlg-end"); openReview(null, "end"); });
-  $("review-history").addEventListener("click", () => { closeDialog("dlg-review"); openHistory(); });
+  $("review-history").addEventListener("click", () => backToHistory());
   $("sol-next").addEventListener("click", () => viewerStep(1));
   $("sol-prev").addEventListener("click", () => viewerStep(-1));
   $("sol-all").addEventListener("click", () => viewerPlay());

@@ -1,55 +1,12 @@
-// Drawing the state: the grid's cells, the stock, the talon, the status and the
-// page's fixed texts.
+// Drawing the state: the grid's cells, the stock, the talon, the status, the buttons and
+// the page's fixed texts.  It reads the state and changes nothing in it.
 
-import { buildHelp, buildMenu } from "./dialogs.js";
-import { cardName, ratingName, t, tn } from "./i18n.js";
+import { cellEls } from "./board.js";
+import { buildHelp } from "./dialogs.js";
+import { cardName, formatTime, ratingName, t, tn } from "./i18n.js";
 import { showMessage } from "./messages.js";
-import { $, app, cardUrl, CELLS, legal, targetsFrom, view } from "./state.js";
+import { $, app, cardUrl, CELLS, swapsFrom, targetsFrom, view } from "./state.js";
 import { renderViewer } from "./viewer.js";
-
-// ------------------------------------------------------------------- building
-export const cellEls = [];
-
-export function buildGrid() {
-  const grid = $("grid");
-  for (let i = 0; i < 24; i += 1) {
-    const cell = document.createElement("div");
-    cell.className = "cell place";
-    cell.tabIndex = i === 0 ? 0 : -1; // one Tab stop for the grid: the arrows move inside it
-    cell.setAttribute("role", "button");
-    cell.dataset.place = String(i);
-    cell.dataset.cell = CELLS[i];
-    cell.dataset.col = CELLS[i][0];
-    cell.dataset.row = CELLS[i][1];
-    const stack = document.createElement("div");
-    stack.className = "stack";
-    const img = document.createElement("img");
-    img.className = "card";
-    img.alt = "";
-    img.draggable = false;
-    img.src = "/cards/empty.svg";
-    const badge = document.createElement("span");
-    badge.className = "badge";
-    badge.setAttribute("aria-hidden", "true");
-    stack.append(img, badge);
-    cell.append(stack);
-    grid.append(cell);
-    cellEls.push(cell);
-  }
-}
-
-export function placeEl(place) {
-  if (place === "stock") return $("stock");
-  if (place === "talon") return $("talon");
-  return cellEls[place];
-}
-
-export function placeOf(el) {
-  const node = el && el.closest ? el.closest(".place") : null;
-  if (!node) return null;
-  const p = node.dataset.place;
-  return p === "stock" || p === "talon" ? p : Number(p);
-}
 
 // ------------------------------------------------------------ static strings
 export function applyStrings() {
@@ -117,7 +74,6 @@ export function applyStrings() {
   $("sol-stop").textContent = t("Close");
   $("solution-bar").setAttribute("aria-label", t("The best line"));
   renderViewer();
-  buildMenu();
   buildHelp();
 }
 
@@ -126,14 +82,6 @@ export function pileLabel(i, pile) {
   const card = cardName(pile[pile.length - 1]);
   if (pile.length === 1) return t("{cell}: {card}", { cell: CELLS[i], card });
   return t("{cell}: {card}, pile of {count}", { cell: CELLS[i], card, count: pile.length });
-}
-
-export function formatTime(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
 }
 
 export function renderClock() {
@@ -159,7 +107,6 @@ export function render() {
   const number = viewing && app.viewer.number !== undefined ? app.viewer.number : game.number;
   $("deal-number").textContent = number ? "#" + number : t("custom");
   const finished = own.over || own.won || own.given_up;
-  app.clock = { base: Number(game.elapsed) || 0, at: performance.now(), running: Boolean(game.clock_running) };
   renderClock();
   // the rules by their label in the player's language: those of a reviewed game of the
   // history come with its review, the best line's are the game's own
@@ -176,11 +123,12 @@ export function render() {
   const stock = $("stock");
   stock.dataset.count = String(v.stock);
   stock.classList.toggle("empty", v.stock === 0);
-  stock.classList.toggle("can-redeal", legal().includes("r"));
+  const canRedeal = !viewing && st.stock === "redeal";
+  stock.classList.toggle("can-redeal", canRedeal);
   $("stock-img").src = v.stock ? cardUrl("back") : cardUrl(null);
   $("stock-count").textContent = String(v.stock);
   if (v.stock) stock.setAttribute("aria-label", tn("Stock: {count} card. Press Enter to deal.", "Stock: {count} cards. Press Enter to deal.", v.stock, { count: v.stock }));
-  else if (legal().includes("r")) stock.setAttribute("aria-label", t("Stock: empty. Press Enter to redeal."));
+  else if (canRedeal) stock.setAttribute("aria-label", t("Stock: empty. Press Enter to redeal."));
   else stock.setAttribute("aria-label", t("Stock: empty"));
   // talon
   const talon = $("talon");
@@ -202,6 +150,7 @@ export function render() {
   talon.classList.toggle("empty", v.talon.length === 0);
   // grid
   const targets = new Set(targetsFrom(app.selected));
+  const swaps = new Set(swapsFrom(app.selected));
   v.grid.forEach((pile, i) => {
     const cell = cellEls[i];
     const top = pile.length ? pile[pile.length - 1] : "";
@@ -213,8 +162,7 @@ export function render() {
     cell.classList.toggle("empty", pile.length === 0);
     cell.classList.toggle("selected", app.selected === i);
     cell.classList.toggle("target", targets.has(i));
-    cell.classList.toggle("swap-target", typeof app.selected === "number"
-      && app.selected !== i && !targets.has(i) && pile.length === 0);
+    cell.classList.toggle("swap-target", swaps.has(i));
     cell.setAttribute("aria-label", pileLabel(i, pile));
     cell.setAttribute("aria-pressed", app.selected === i ? "true" : "false");
   });
@@ -266,92 +214,4 @@ export function preload() {
     preloaded.push(img);
   }
   if (preloaded.length > 200) preloaded.splice(0, preloaded.length - 100);
-}
-
-// The hint's arrow: from the card to move to the pile it goes on, in the hint's own colour.
-const SVG = "http://www.w3.org/2000/svg";
-
-function cardRectOf(place) {
-  if (place === "talon") return ($("talon").querySelector(".fan.top") || $("talon")).getBoundingClientRect();
-  if (place === "stock") return $("stock-img").getBoundingClientRect();
-  return cellEls[place].querySelector("img").getBoundingClientRect();
-}
-
-// One arrow from the card at one place to another, as SVG shapes in layer's coordinates:
-// a gentle curve bowed to one side (side: 1 or -1, or 0 to choose), the head set back along
-// its last direction (downwards along a row, so it never runs over the line above the grid).
-function arrowShapes(layer, from, to, kind, side = 0) {
-  const box = layer.getBoundingClientRect();
-  const a = cardRectOf(from);
-  const b = cardRectOf(to);
-  const x1 = a.left + a.width / 2 - box.left;
-  const y1 = a.top + a.height * 0.45 - box.top;
-  const x2 = b.left + b.width / 2 - box.left;
-  const y2 = b.top + b.height * 0.45 - box.top;
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const length = Math.max(1, Math.hypot(dx, dy));
-  const bow = side || (Math.abs(dx) > Math.abs(dy) && dx < 0 ? -1 : 1);
-  const bend = Math.min(60, length * 0.2) * bow;
-  const cx = (x1 + x2) / 2 - (dy / length) * bend;
-  const cy = (y1 + y2) / 2 + (dx / length) * bend;
-  const head = Math.max(12, Math.min(22, a.width * 0.3));
-  const tx = x2 - cx;
-  const ty = y2 - cy;
-  const tl = Math.max(1, Math.hypot(tx, ty));
-  const ux = tx / tl;
-  const uy = ty / tl;
-  const ex = x2 - ux * head * 0.8;
-  const ey = y2 - uy * head * 0.8;
-  const group = document.createElementNS(SVG, "g");
-  group.setAttribute("class", kind);
-  const path = document.createElementNS(SVG, "path");
-  path.setAttribute("class", "arrow");
-  path.setAttribute("d", `M ${x1.toFixed(1)} ${y1.toFixed(1)} Q ${cx.toFixed(1)} ${cy.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`);
-  const tip = document.createElementNS(SVG, "polygon");
-  tip.setAttribute("class", "head");
-  const px = -uy * head * 0.55;
-  const py = ux * head * 0.55;
-  const points = [[x2, y2], [x2 - ux * head + px, y2 - uy * head + py], [x2 - ux * head - px, y2 - uy * head - py]];
-  tip.setAttribute("points", points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "));
-  const dot = document.createElementNS(SVG, "circle");
-  dot.setAttribute("class", "dot");
-  dot.setAttribute("cx", x1.toFixed(1));
-  dot.setAttribute("cy", y1.toFixed(1));
-  dot.setAttribute("r", String(Math.max(4, head * 0.3)));
-  group.append(path, dot, tip);
-  group.dataset.from = typeof from === "number" ? CELLS[from] : from;
-  group.dataset.to = typeof to === "number" ? CELLS[to] : to;
-  return { group, side: bow };
-}
-
-export function drawHintArrow(from, to) {
-  const layer = $("hint-layer");
-  const { group } = arrowShapes(layer, from, to, "hint");
-  layer.replaceChildren(...group.childNodes);
-  layer.dataset.from = group.dataset.from;
-  layer.dataset.to = group.dataset.to;
-}
-
-// The review's arrows on the viewer's board: the move played and the better one, each in
-// its own colour and line (neither is the hint's).  arrows: [{from, to, kind}], places as
-// the server names them ("a1", "talon", "stock").
-export function drawMoveArrows(arrows) {
-  const layer = $("move-layer");
-  const groups = [];
-  let first = null;
-  for (const { from, to, kind } of arrows) {
-    const a = CELLS.includes(from) ? CELLS.indexOf(from) : from;
-    const b = CELLS.includes(to) ? CELLS.indexOf(to) : to;
-    // a second arrow leaving the same card bows to the other side
-    const side = first && first.from === from ? -first.side : 0;
-    const drawn = arrowShapes(layer, a, b, kind, side);
-    if (!first) first = { from, side: drawn.side };
-    groups.push(drawn.group);
-  }
-  layer.replaceChildren(...groups);
-}
-
-export function clearMoveArrows() {
-  $("move-layer").replaceChildren();
 }

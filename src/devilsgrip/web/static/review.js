@@ -1,92 +1,28 @@
-// The review of a finished game: the server works it out in a worker thread while the
-// page shows how far it is; then a chart of the best score still reachable after each
-// move (an SVG drawn here), the story in words and the moves that cost cards.  A costly
-// move opens the viewer on the position before it, with the move played and the better
-// one as arrows.  Every sentence about the game comes from the server.
+// The review of a finished game as the page draws it: how far the server's review is
+// while it runs, then a chart of the best score still reachable after each move (an SVG
+// drawn here), the story in words and the moves that cost cards.  Every sentence about
+// the game comes from the server; what choosing a costly move does is given (onMove(n):
+// actions.js opens the viewer on the position before it).
 
-import { api, enqueue } from "./api.js";
-import { closeDialog, openDialog } from "./dialogs.js";
+import { openDialog } from "./dialogs.js";
 import { t, tn } from "./i18n.js";
-import { say } from "./messages.js";
-import { applyState } from "./play.js";
 import { $, app } from "./state.js";
-import { openReviewViewer } from "./viewer.js";
 
-const POLL_MS = 350;
 const SVG = "http://www.w3.org/2000/svg";
 
-// what the dialog shows: the game asked for, where it was opened from, its finished review
-const shown = { id: null, from: "end", doc: null, token: 0, focusN: null };
-const made = new Map(); // finished reviews by game and language: asked again, shown at once
-
-function key(id) {
-  const game = (app.state && app.state.game) || {};
-  return `${id ?? "current:" + game.id + ":" + game.started}|${app.settings.lang}`;
-}
-
-const sleep = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms); });
-
-// Open the review of a game that has ended: id null for the game in play, else a finished
-// game of the history.  from: "end" or "history" (the dialog offers the way back there).
-export async function openReview(id = null, from = "end") {
-  const own = app.state && app.state.game ? app.state.game.id : null;
-  const current = id === null || id === own;
-  shown.id = current ? null : id;
-  shown.from = from;
-  shown.doc = null;
-  shown.focusN = null;
-  const token = ++shown.token;
+// The dialog opened for a review (from "history": it offers the way back there).
+export function showReviewOpening(from) {
   $("review-title").textContent = t("Review of the game");
   $("review-game").textContent = "";
   $("review-history").hidden = from !== "history";
   openDialog("dlg-review");
-  const cached = made.get(key(shown.id));
-  if (cached) {
-    showDone(cached);
-    return;
-  }
-  showProgress(null);
-  const query = shown.id === null ? "" : "?id=" + encodeURIComponent(shown.id);
-  let data;
-  try {
-    data = await api("POST", "/api/review", shown.id === null ? {} : { id: shown.id });
-    // the game in play is final from now on (undo can no longer reopen it): show that
-    if (current) refreshState();
-    while (data && data.status !== "done") {
-      if (token !== shown.token) return; // another review was asked for meanwhile
-      if (data.status === "none") {
-        data = await api("POST", "/api/review", shown.id === null ? {} : { id: shown.id });
-        continue;
-      }
-      if ($("dlg-review").open) showProgress(data);
-      await sleep(POLL_MS);
-      data = await api("GET", "/api/review" + query);
-    }
-  } catch (error) {
-    if (token === shown.token) showError(error.message);
-    return;
-  }
-  if (token !== shown.token) return;
-  made.set(key(shown.id), data);
-  if ($("dlg-review").open) {
-    showDone(data);
-    say(data.story);
-  }
 }
 
-function refreshState() {
-  enqueue(async () => {
-    const next = await api("GET", "/api/game");
-    await applyState(next, { animate: false, announce: false, quiet: true });
-  });
-}
-
-function showError(message) {
+export function showReviewError(message) {
   $("review-body").replaceChildren(Object.assign(document.createElement("p"), { className: "form-error", textContent: message }));
 }
-
 // While it runs: how long it has taken, of the most it may take.
-function showProgress(data) {
+export function showProgress(data) {
   const body = $("review-body");
   let box = body.querySelector(".review-progress");
   if (!box) {
@@ -124,8 +60,8 @@ function showProgress(data) {
 }
 
 // -------------------------------------------------------------- the review
-function showDone(doc) {
-  shown.doc = doc;
+export function showDone(onMove) {
+  const doc = app.review.doc;
   const review = doc.review;
   $("review-game").textContent = t("{deal} · {rules} · score {score}", { deal: doc.deal, rules: doc.rules, score: review.final_score });
   const story = Object.assign(document.createElement("p"), { className: "story", textContent: doc.story });
@@ -137,6 +73,11 @@ function showDone(doc) {
   const caption = document.createElement("figcaption");
   caption.append(...legend(doc));
   figure.append(chart, caption);
+  // a costly move's mark on the chart (drawn again at each size) opens it too
+  chart.addEventListener("click", (event) => {
+    const mark = event.target.closest ? event.target.closest(".costly-mark") : null;
+    if (mark) onMove(Number(mark.dataset.n));
+  });
   const parts = [story, figure];
   const costly = doc.costly || [];
   parts.push(Object.assign(document.createElement("h3"), { textContent: t("Moves that cost cards") }));
@@ -155,7 +96,7 @@ function showDone(doc) {
       cost.setAttribute("aria-hidden", "true");
       button.append(cost, Object.assign(document.createElement("span"), { className: "what", textContent: c.text }));
       if (c.seen_text) button.append(Object.assign(document.createElement("span"), { className: "seen " + (c.seen || ""), textContent: c.seen_text }));
-      button.addEventListener("click", () => showMove(c.n));
+      button.addEventListener("click", () => onMove(c.n));
       item.append(button);
       list.append(item);
     }
@@ -168,7 +109,8 @@ function showDone(doc) {
   }
   $("review-body").replaceChildren(...parts);
   drawChart();
-  const again = shown.focusN !== null ? $("review-body").querySelector(`.costly button[data-n="${shown.focusN}"]`) : null;
+  const focusN = app.review.focusN;
+  const again = focusN !== null ? $("review-body").querySelector(`.costly button[data-n="${focusN}"]`) : null;
   if (again) again.focus();
 }
 
@@ -188,30 +130,13 @@ function legend(doc) {
   return items;
 }
 
-// Open the viewer on the position before costly move n; closing it comes back here.
-function showMove(n) {
-  const doc = shown.doc;
-  if (!doc) return;
-  shown.focusN = n;
-  closeDialog("dlg-review");
-  openReviewViewer(doc, n, () => {
-    openDialog("dlg-review");
-    showDone(doc);
-  });
-}
-
-export function backToHistory(openHistory) {
-  closeDialog("dlg-review");
-  openHistory();
-}
-
 // ------------------------------------------------------------------- chart
 // The best score still reachable after each move (move 0: the deal), a step each time a
 // move costs cards; a value not proven is drawn dashed.  Sized to the dialog in pixels so
 // its text stays readable on a phone; drawn again when the window changes size.
 export function drawChart() {
   const box = $("review-chart");
-  const doc = shown.doc;
+  const doc = app.review.doc;
   if (!box || !doc) return;
   const review = doc.review;
   const values = [review.start, ...review.moves].map((m) => ({ best: m.best, proven: m.proven }));
@@ -323,7 +248,6 @@ function chart(box, values, { costly = [], lost = null, end = 0, sketch = false 
       labelled.push({ x: cx, y: ly, room });
       g.append(el("text", { class: "cost", x: cx, y: ly, "text-anchor": cx > width - 30 ? "end" : "middle" }, text));
     }
-    g.addEventListener("click", () => showMove(c.n));
     svg.append(g);
   }
   return svg;
@@ -346,5 +270,5 @@ function ticks(max, count) {
 }
 
 export function reviewOpen() {
-  return $("dlg-review").open && shown.doc !== null;
+  return $("dlg-review").open && app.review.doc !== null;
 }

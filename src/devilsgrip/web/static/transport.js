@@ -1,12 +1,10 @@
-// Talking to the server: JSON requests, refusals as errors, and one queue so fast
-// clicks and keys play in order.
+// The way to the server: every request of the page goes through request(), which
+// answers the parsed JSON or throws an ApiError (the refusal's code and sentence).  It
+// is fetch to the HTTP API here; another transport (a Web Worker running the same API)
+// needs to replace this module only.
 
 import { t } from "./i18n.js";
-import { finishAnimations } from "./animation.js";
-import { showMessage } from "./messages.js";
-import { app } from "./state.js";
 
-// ---------------------------------------------------------------- the server
 export class ApiError extends Error {
   constructor(message, code, status) {
     super(message);
@@ -23,11 +21,14 @@ export function readJSON(text) {
       ? context.source : value));
 }
 
-export async function api(method, path, body) {
+// method "GET" or "POST"; path with its query ("/api/review?id=3"); body an object (POST).
+// A POST is sent with keepalive, so one sent as the page is hidden or closed still arrives.
+export async function request(method, path, body) {
   const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (method !== "GET") {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body ?? {});
+    options.keepalive = true;
   }
   let response;
   try {
@@ -47,20 +48,4 @@ export async function api(method, path, body) {
     throw new ApiError(message, data && data.error, response.status);
   }
   return data;
-}
-
-// Work is done one task at a time, so fast clicks and keys play in order; a new task
-// finishes the running animation at once (the page never makes the player wait for it).
-let queue = Promise.resolve();
-
-export function enqueue(task) {
-  app.pending += 1;
-  document.body.dataset.busy = "1";
-  finishAnimations();
-  const run = queue.then(task).catch((error) => { showMessage(error.message, "error"); });
-  queue = run.finally(() => {
-    app.pending -= 1;
-    if (app.pending === 0) delete document.body.dataset.busy;
-  });
-  return queue;
 }

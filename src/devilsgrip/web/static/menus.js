@@ -1,0 +1,189 @@
+// The actions of the menu and its dialogs: a new game or deal number, the rules,
+// statistics, settings, the game history and the review of a finished game.  Each asks
+// the server (transport.js), hands what changes to state.js and draws the answer
+// (dialogs.js, history.js, review.js).
+
+import { applyState, enqueue, giveUp, loadWords, newGame, openEnd, openReviewViewer, playAgain } from "./actions.js";
+import {
+  buildMenu, closeDialog, openDialog, readSettings, showNew, showRules, showRulesError, showRulesLoading,
+  showSettings, showSettingsError, showStats, showStatsError, showStatsLoading,
+} from "./dialogs.js";
+import { showHistory, showHistoryError, showHistoryLoading } from "./history.js";
+import { t } from "./i18n.js";
+import { say } from "./messages.js";
+import { applyStrings, preload, render } from "./render.js";
+import { showDone, showProgress, showReviewError, showReviewOpening } from "./review.js";
+import {
+  $, app, ended, keepReview, reviewKey, setGameState, setPresets, setReviewDoc, setReviewFocus, setSettings,
+  showReviewOf,
+} from "./state.js";
+import { request } from "./transport.js";
+
+// The menu, built as it opens (what it offers depends on whether the game has ended).
+export function openMenu() {
+  buildMenu([
+    [t("New game or deal number…"), () => openNew()],
+    [t("Restart this deal"), () => playAgain(true)],
+    ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUp()],
+    ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")]] : []),
+    [t("Game history"), () => openHistory()],
+    [t("Rules"), () => openRules()],
+    [t("Statistics"), () => openStats()],
+    [t("Settings"), () => openSettings()],
+    [t("Help and keys"), () => openDialog("dlg-help")],
+  ]);
+  openDialog("dlg-menu");
+}
+
+export function openNew(typed = "") {
+  showNew(typed);
+}
+
+// The number goes to the server as the text typed (exact however large); a number the
+// game does not take comes back with the game's own reason, shown under the field.
+export async function submitNew(random) {
+  const raw = $("new-number").value.trim();
+  const body = !random && raw ? { game: raw } : {};
+  closeDialog("dlg-new");
+  await newGame(body, true, (error) => showNew(raw, error.message));
+}
+
+export async function openRules() {
+  showRulesLoading();
+  try {
+    const data = await request("GET", "/api/rules");
+    showRules(data.text);
+  } catch (error) {
+    showRulesError(error.message);
+  }
+}
+
+export async function openStats() {
+  showStatsLoading();
+  try {
+    showStats(await request("GET", "/api/stats"));
+  } catch (error) {
+    showStatsError(error.message);
+  }
+}
+
+// ---------------------------------------------------------------- settings
+export async function openSettings() {
+  try {
+    setSettings(await request("GET", "/api/settings"));
+  } catch {
+    // keep what we have
+  }
+  if (app.settings.presets) setPresets(app.settings.presets);
+  showSettings();
+}
+
+export async function saveSettings() {
+  const body = readSettings();
+  try {
+    const saved = await request("POST", "/api/settings", body);
+    setSettings({ ...body, ...(saved && typeof saved === "object" && !saved.view ? saved : {}) });
+  } catch (error) {
+    showSettingsError(error.message);
+    return;
+  }
+  closeDialog("dlg-settings");
+  await loadWords();
+  applyStrings();
+  preload();
+  try {
+    setGameState(await request("GET", "/api/game"));
+  } catch {
+    // the old state is still right apart from its language
+  }
+  render();
+}
+
+// ------------------------------------------------------------------ history
+export async function openHistory() {
+  showHistoryLoading();
+  let data;
+  try {
+    data = await request("GET", "/api/history");
+  } catch (error) {
+    showHistoryError(error.message);
+    return;
+  }
+  showHistory(data, (id) => openReview(id, "history"));
+}
+
+// ------------------------------------------------------------------- review
+// The server works the review out in a worker thread while the page shows how far it is.
+const POLL_MS = 350;
+const sleep = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms); });
+
+// Open the review of a game that has ended: id null for the game in play, else a finished
+// game of the history.  from: "end", "menu" or "history" (the dialog offers the way back
+// to the history).
+export async function openReview(id = null, from = "end") {
+  const own = app.state && app.state.game ? app.state.game.id : null;
+  const current = id === null || id === own;
+  const shownId = current ? null : id;
+  const token = showReviewOf(shownId, from);
+  showReviewOpening(from);
+  const cached = app.reviews.get(reviewKey(shownId));
+  if (cached) {
+    setReviewDoc(cached);
+    showDone(showMove);
+    return;
+  }
+  showProgress(null);
+  const query = shownId === null ? "" : "?id=" + encodeURIComponent(shownId);
+  const body = shownId === null ? {} : { id: shownId };
+  let data;
+  try {
+    data = await request("POST", "/api/review", body);
+    // the game in play is final from now on (undo can no longer reopen it): show that
+    if (current) refreshState();
+    while (data && data.status !== "done") {
+      if (token !== app.review.token) return; // another review was asked for meanwhile
+      if (data.status === "none") {
+        data = await request("POST", "/api/review", body);
+        continue;
+      }
+      if ($("dlg-review").open) showProgress(data);
+      await sleep(POLL_MS);
+      data = await request("GET", "/api/review" + query);
+    }
+  } catch (error) {
+    if (token === app.review.token) showReviewError(error.message);
+    return;
+  }
+  if (token !== app.review.token) return;
+  keepReview(reviewKey(shownId), data);
+  if ($("dlg-review").open) {
+    setReviewDoc(data);
+    showDone(showMove);
+    say(data.story);
+  }
+}
+
+function refreshState() {
+  enqueue(async () => {
+    const next = await request("GET", "/api/game");
+    await applyState(next, { animate: false, announce: false, quiet: true });
+  });
+}
+
+// Open the viewer on the position before costly move n; closing it comes back here.
+function showMove(n) {
+  const doc = app.review.doc;
+  if (!doc) return;
+  setReviewFocus(n);
+  closeDialog("dlg-review");
+  openReviewViewer(doc, n, () => {
+    openDialog("dlg-review");
+    showDone(showMove);
+  });
+}
+
+// From the review back to the history it was opened from.
+export function backToHistory() {
+  closeDialog("dlg-review");
+  openHistory();
+}
