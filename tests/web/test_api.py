@@ -25,7 +25,7 @@ STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "last_move", "an
               "lang"}
 GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
              "leave_asks", "started", "elapsed", "clock_running"}
-LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end", "rating_line"}
+LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end", "rating_line", "leave"}
 
 
 def state(client: TestClient) -> dict[str, Any]:
