@@ -48,6 +48,7 @@ def record() -> dict[str, dict[str, object]]:
     return {case_name(*case): run_case(*case) for case in CASES}
 
 
+@pytest.mark.slow  # about 3 s a case, half a minute in all
 @pytest.mark.parametrize(("number", "rules", "nodes"), CASES)
 def test_the_search_does_the_recorded_work(number: int, rules: str, nodes: int) -> None:
     golden = json.loads(RECORD.read_text(encoding="utf-8"))

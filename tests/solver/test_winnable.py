@@ -199,6 +199,7 @@ def test_bound_brackets_the_optimum(seed: int, outside: int, rules: str, nodes: 
             assert result.proven and result.score == best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["single-pass", "literal"])
 def test_no_bound_above_a_line_on_deals(rules: str) -> None:
     for number in (1, 5, 8, 144):
@@ -314,6 +315,7 @@ def test_the_talon_bottom_decides_where_nothing_else_does(seed: int) -> None:
             assert not check_certificate(literal, LossCertificate(TALON_BOTTOM, blocker=base))
 
 
+@pytest.mark.slow
 def test_a_won_single_pass_line_keeps_its_talon_bottom() -> None:
     game = Game(144, rules="single-pass")
     result = solve(game, time_limit=None, max_nodes=300_000)
@@ -360,6 +362,7 @@ def test_no_base_left_without_a_pile_loses_no_winnable_position(
         assert best is None or best >= 1, game.position()
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(data=st.data())
 def test_the_minimal_ways_of_filling_the_stock_are_all_that_need_trying(
