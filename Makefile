@@ -1,4 +1,5 @@
-# The two commands of the README: `make play` and `make test`.
+# The two commands of the README: `make play` and `make test`; `make check` is the quick loop
+# while editing (lint, types and the fast tests, in about a minute).
 # Each creates .venv/ at the repository root and installs what it needs on first use.
 
 PYTHON ?= python3
@@ -8,7 +9,7 @@ PLAY_STAMP := $(VENV)/.play-installed
 TEST_STAMP := $(VENV)/.test-installed
 ARGS ?=
 
-.PHONY: play test lint typecheck pytest docs screenshots browser axe clean bench
+.PHONY: play test check lint typecheck pytest docs screenshots browser axe clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +70,10 @@ screenshots: $(TEST_STAMP) browser
 	$(BIN)/python scripts/screenshots.py --out docs/images
 
 test: lint typecheck docs pytest
+
+# The edit-test loop: no browser, no test marked slow, property tests at 20 examples.
+check: lint typecheck
+	HYPOTHESIS_PROFILE=dev $(BIN)/pytest -n 2 -q -m "not slow and not browser" $(ARGS)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/engine.py

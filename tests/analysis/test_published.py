@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from devilsgrip.analysis import DealResult, summarize
 from devilsgrip.analysis.report import summary_markdown
 from devilsgrip.analysis.results import open_results
@@ -27,6 +29,7 @@ def test_the_published_table_is_the_summary_of_the_published_data() -> None:
     assert table in (DOCS / "STATISTICS.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_single_pass_win_of_the_statistics_replays() -> None:
     # the text names game 144 as a proven single-pass win: the solver finds and
     # proves it again within a fixed node budget, and its line wins in the engine

@@ -126,7 +126,10 @@ def _cases() -> Iterator[list[str]]:
         yield [command, "3", "--deck", "2S"]
 
 
-CASES = list(_cases())
+CASES = [pytest.param(argv, marks=pytest.mark.slow) if "--games" in argv
+         and argv[argv.index("--games") + 1].count("-") > 2 else argv
+         for argv in _cases()]
+"""Each bad input; a list of thirty million games takes seconds to refuse (slow)."""
 LANGUAGE_CASES = [[command, "--lang", lang] for lang in ("xx", "", "klingon", "zz_ZZ")
                   for command in ("deal", "replay", "solve", "hint", "autoplay", "stats",
                                   "export", "import", "analyze", "rules", "play", "tui",

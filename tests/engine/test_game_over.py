@@ -60,6 +60,7 @@ def pushy_playout(seed: int, text: str, options: Options) -> tuple[int, int]:
     return compared, over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("text", "options"), VARIANTS, ids=VARIANT_NAMES)
 def test_is_over_at_playout_ends(text: str, options: Options) -> None:
     compared = over = 0

@@ -323,6 +323,7 @@ def stack_bound(game: Game) -> int:
     return search.bounds._stack_bound(search.seq, tops, bcount, search.p0)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),
@@ -528,6 +529,7 @@ def test_count_bound_follows_its_definition(
     assert count_bound(game) == _count_bound_by_definition(game), game.position()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 10**6),
@@ -638,6 +640,7 @@ def root_safe_build(search: Any) -> object:
     return search._safe_build(search.grid0, search.seq, search.seqcount, search.p0, search.r0)
 
 
+@pytest.mark.slow
 def test_a_safe_talon_build_keeps_the_optimum() -> None:
     """:meth:`RunSearch._safe_build`: where the search takes the talon build as the only
     child, the position after it is worth exactly the position before (plain
@@ -706,6 +709,7 @@ def test_no_safe_talon_build_while_a_pile_waits_for_the_same_top() -> None:
     )
 
 
+@pytest.mark.slow
 def test_moves_past_a_safe_build_are_left_out_soundly() -> None:
     """:meth:`RunSearch._safe_cut`: when a deal or more would bring up a card whose talon
     build is safe, the search leaves out every move at a later cut; its results

@@ -59,6 +59,7 @@ CORES = (
 )
 
 
+@pytest.mark.slow  # about 3 s a case, half a minute in all
 @pytest.mark.parametrize("core_name", CORES)
 @pytest.mark.parametrize(("number", "rules", "nodes"), CASES)
 def test_the_search_does_the_recorded_work(number: int, rules: str, nodes: int,

@@ -66,6 +66,7 @@ def test_a_greedy_classic_game_lost_its_win_at_one_move() -> None:
     assert solve(before, time_limit=10).score == review.moves[lost.n - 2].best == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", PRESETS)
 def test_every_better_move_replays_to_the_claimed_best(rules: str) -> None:
     game = play_game(Game(11, rules=rules), "greedy")
@@ -82,6 +83,7 @@ def test_every_better_move_replays_to_the_claimed_best(rules: str) -> None:
         assert found.score <= claimed or not found.proven
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("beside", [True, False], ids=["beside", "one-core"])
 def test_a_one_pass_game_lost_its_win_where_the_win_search_says(
         beside: bool, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -112,6 +114,7 @@ def test_a_one_pass_game_lost_its_win_where_the_win_search_says(
     assert prove_winnable(before, time_limit=30).outcome == WON
 
 
+@pytest.mark.slow
 def test_the_win_search_beside_finds_where_a_classic_game_lost_its_win(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Greedy's classic game of deal 1 can be won until move 94.  The review's own
@@ -174,6 +177,7 @@ def test_a_move_on_the_line_found_costs_nothing() -> None:
     assert points[1].line == [other]
 
 
+@pytest.mark.slow
 def test_values_match_the_plain_exhaustive_search_late_in_a_game() -> None:
     """Late positions of a one-pass game, small enough to solve outright."""
     game = play_game(Game(5, rules="single-pass"), "greedy")
@@ -194,6 +198,7 @@ def test_values_match_the_plain_exhaustive_search_late_in_a_game() -> None:
     assert checked >= 3
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(st.sampled_from(PRESETS), st.integers(1, 10**6), st.integers(0, 2**16))
 def test_reviews_are_consistent(rules: str, number: int, seed: int) -> None:
@@ -220,6 +225,7 @@ def test_reviews_are_consistent(rules: str, number: int, seed: int) -> None:
                 assert k[0] >= best and (not k[1] or k[0] == best)
 
 
+@pytest.mark.slow
 def test_the_verdict_never_reads_the_hidden_order() -> None:
     """Two decks that agree on all the player saw give the same verdict."""
     game = Game(9, rules="single-pass")

@@ -131,6 +131,7 @@ def _walk(seed: int, outside: int, rules: str, steps: int) -> list[Game]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), outside=st.integers(6, 14),
        rules=st.sampled_from(RUN_RULES), order=st.randoms(use_true_random=False))
@@ -182,6 +183,7 @@ def test_the_table_names_the_cards_of_later_positions() -> None:
     assert new_search(literal, table=SharedTable(literal)).tt == {}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["classic", "single-pass", "literal"])
 def test_an_incumbent_line_is_beaten_or_kept(rules: str) -> None:
     game = Game(9, rules=rules)

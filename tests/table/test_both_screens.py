@@ -162,8 +162,14 @@ class HandClock:
         self.now += seconds
 
 
-@pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("name", list(SCENARIOS))
+WINS = ("win then undo", "play again after a win", "solution then undo")
+"""The scenarios that play a whole deal: on the terminal screen each key is drawn (10-40 s)."""
+
+
+@pytest.mark.parametrize(("name", "screen"), [
+    pytest.param(name, screen, id=f"{name}-{screen}",
+                 marks=[pytest.mark.slow] if (name, screen) in ((w, "tui") for w in WINS) else [])
+    for name in SCENARIOS for screen in SCREENS])
 def test_lifecycle(name: str, screen: str, tmp_path: Path,
                    monkeypatch: pytest.MonkeyPatch) -> None:
     scenario, number, rules = SCENARIOS[name]

@@ -102,6 +102,7 @@ def test_a_review_with_no_costly_move_offers_no_move_to_choose(store: Store) -> 
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_a_long_review_shows_its_time_and_leaves_other_words_alone(store: Store) -> None:
     """A review whose searches run to its time limit: the status area counts its seconds
     of the most it may take, as the page does, while the searches run; what the player

@@ -67,6 +67,7 @@ def _check(response: Any, seen: list[int]) -> None:
         json.loads(response.content)
 
 
+@pytest.mark.slow
 def test_nasty_fields_on_every_endpoint(fuzz_client: TestClient) -> None:
     seen: list[int] = []
     for path in POSTS:
