@@ -1,5 +1,5 @@
 /* The compiled search core: the run-mode exhaustive search, the win search, the
- * playouts and the lower bounds of devilsgrip.solver, on compact integer state.
+ * playouts, the beam and the lower bounds of devilsgrip.solver, on compact integer state.
  *
  * Every function here is a transcription of the pure-Python reference (search.py,
  * clairvoyant.py, winnable.py, playouts.py, bounds.py, moves.py): the same
@@ -1688,6 +1688,373 @@ static PyObject *py_probe(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* -------------------------------------------------------------------- beam */
+#define BEAM_CLOCK_EVERY 256
+
+typedef struct {
+    int parent; /* -1: the beam's root */
+    Move mv;
+} PathNode;
+
+typedef struct {
+    u128 T, B;
+    int talon;      /* offset of the talon in the layer's card pool */
+    int tlen;
+    int path;       /* a PathNode index, -1 for the empty path */
+    int fill_start; /* the stock fills of the state (the layer's fills), once expanded */
+    int fill_count;
+    int dominated;
+} BState;
+
+typedef struct {
+    u128 T, B;
+    Move mv;
+} BFill;
+
+typedef struct {
+    BState *states;
+    int len, cap;
+    int *index; /* open addressing on (T, B, talon): state indices, -1 empty */
+    int icap;
+    unsigned char *cards;
+    int clen, ccap;
+    BFill *fills;
+    int flen, fcap;
+} Layer;
+
+typedef struct {
+    PathNode *nodes;
+    int len, cap;
+} Paths;
+
+static int grow(void **buf, int *cap, int need, size_t size) {
+    if (need <= *cap) return 0;
+    int cap2 = *cap ? *cap : 256;
+    while (cap2 < need) cap2 *= 2;
+    void *b = PyMem_Realloc(*buf, (size_t)cap2 * size);
+    if (!b) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = b;
+    *cap = cap2;
+    return 0;
+}
+
+static int path_add(Paths *ps, int parent, Move mv) {
+    if (grow((void **)&ps->nodes, &ps->cap, ps->len + 1, sizeof(PathNode)) < 0) return -2;
+    ps->nodes[ps->len] = (PathNode){parent, mv};
+    return ps->len++;
+}
+
+static uint64_t state_hash(u128 T, u128 B, const unsigned char *talon, int tlen) {
+    uint64_t h = key_hash(T, B, 0, tlen, 0);
+    for (int i = 0; i < tlen; i++) h = (h ^ talon[i]) * 0x100000001b3ULL;
+    return mix64(h);
+}
+
+static void layer_free(Layer *L) {
+    PyMem_Free(L->states);
+    PyMem_Free(L->index);
+    PyMem_Free(L->cards);
+    PyMem_Free(L->fills);
+    memset(L, 0, sizeof *L);
+}
+
+static int layer_reindex(Layer *L, int icap) {
+    int *index = PyMem_Malloc((size_t)icap * sizeof(int));
+    if (!index) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < icap; i++) index[i] = -1;
+    for (int j = 0; j < L->len; j++) {
+        BState *st = &L->states[j];
+        size_t h = state_hash(st->T, st->B, L->cards + st->talon, st->tlen) & (size_t)(icap - 1);
+        while (index[h] >= 0) h = (h + 1) & (size_t)(icap - 1);
+        index[h] = j;
+    }
+    PyMem_Free(L->index);
+    L->index = index;
+    L->icap = icap;
+    return 0;
+}
+
+/* The state (T, B, talon) of the layer: its index, added with path when new
+ * (*added set); -1 on failure. */
+static int layer_setdefault(Layer *L, u128 T, u128 B, const unsigned char *talon, int tlen,
+                            int path, int *added) {
+    if (2 * (L->len + 1) > L->icap && layer_reindex(L, L->icap ? 2 * L->icap : 256) < 0)
+        return -1;
+    size_t h = state_hash(T, B, talon, tlen) & (size_t)(L->icap - 1);
+    for (;;) {
+        int j = L->index[h];
+        if (j < 0) break;
+        BState *st = &L->states[j];
+        if (st->T == T && st->B == B && st->tlen == tlen &&
+            !memcmp(L->cards + st->talon, talon, (size_t)tlen)) {
+            *added = 0;
+            return j;
+        }
+        h = (h + 1) & (size_t)(L->icap - 1);
+    }
+    if (grow((void **)&L->states, &L->cap, L->len + 1, sizeof(BState)) < 0 ||
+        grow((void **)&L->cards, &L->ccap, L->clen + tlen + 1, 1) < 0)
+        return -1;
+    memcpy(L->cards + L->clen, talon, (size_t)tlen);
+    L->states[L->len] = (BState){T, B, L->clen, tlen, path, 0, 0, 0};
+    L->clen += tlen;
+    L->index[h] = L->len;
+    *added = 1;
+    return L->len++;
+}
+
+typedef struct {
+    int key, lb, idx;
+} Ranked;
+
+static int ranked_cmp(const void *a, const void *b) {
+    const Ranked *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->lb != y->lb) return x->lb < y->lb ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void note_best_path(S *s, const Paths *ps, int path, int left) {
+    s->best = left;
+    int len = 0;
+    for (int q = path; q >= 0; q = ps->nodes[q].parent) len++;
+    if (len > MAXPATH) len = MAXPATH; /* never: a pass has fewer moves than cards */
+    int j = len;
+    for (int q = path; q >= 0 && j > 0; q = ps->nodes[q].parent) s->best_path[--j] = ps->nodes[q].mv;
+    s->blen = len;
+    s->best_changed = 1;
+}
+
+/* PlayoutSearch._beam for run-mode grids (no redeal left). */
+static int beam(S *s, u128 T0, u128 B0, int p0, long long r, long long width) {
+    int k = s->R.k;
+    int n_stock = s->n - p0;
+    const int *stock = s->seq + p0;
+    Layer *layers = PyMem_Calloc((size_t)n_stock + 1, sizeof(Layer));
+    Paths ps = {NULL, 0, 0};
+    int *work = NULL, wcap = 0;
+    Ranked *ranked = NULL;
+    int rcap = 0;
+    int rc = 0;
+    if (!layers) {
+        PyErr_NoMemory();
+        return ERR;
+    }
+    unsigned char talon0[MAXN];
+    for (int i = 0; i < p0; i++) talon0[i] = (unsigned char)s->seq[i];
+    int added;
+    if (layer_setdefault(&layers[0], T0, B0, talon0, p0, -1, &added) < 0) {
+        rc = ERR;
+        goto done;
+    }
+    for (int st = 0; st <= n_stock; st++) {
+        Layer *L = &layers[st];
+        if (!L->len) continue;
+        const int *rest = stock + st;
+        int nrest = n_stock - st;
+        u128 rest_count = 0;
+        for (int i = 0; i < nrest; i++) rest_count += TF(rest[i]);
+        int seq[MAXN];
+        unsigned char tal[MAXN];
+        /* close the layer under the moves that consume no stock card */
+        int wlen = 0;
+        if (grow((void **)&work, &wcap, L->len, sizeof(int)) < 0) {
+            rc = ERR;
+            goto done;
+        }
+        for (int j = 0; j < L->len; j++) work[wlen++] = j;
+        while (wlen) {
+            int j = work[--wlen];
+            BState cur = L->states[j];
+            int p = cur.tlen, n = p + nrest;
+            memcpy(tal, L->cards + cur.talon, (size_t)p);
+            u128 seqcount = rest_count;
+            for (int i = 0; i < p; i++) {
+                seq[i] = tal[i];
+                seqcount += TF(tal[i]);
+            }
+            memcpy(seq + p, rest, sizeof(int) * (size_t)nrest);
+            int fill_start = L->flen;
+            /* the children at the cut p: the talon build, then the fills */
+            Child kids[N_CARDS + 1];
+            int nk = 0, safe = 0;
+            if (p && safe_at(cur.T, cur.B, seq, seqcount, p)) {
+                safe = 1;
+                int c = seq[p - 1];
+                kids[nk++] = (Child){cur.T - TF(PREV[c]) + TF(c), cur.B, r, p, TALON, -1, p - 1,
+                                     p - 1};
+            } else {
+                if (p > 0) {
+                    int c = seq[p - 1], prev = PREV[c];
+                    if (prev >= 0 && CNT(cur.T, prev))
+                        kids[nk++] = (Child){cur.T - TF(prev) + TF(c), cur.B, r, p, TALON, -1,
+                                             p - 1, p - 1};
+                }
+                int i = fill_index(p, n, s->R.fill);
+                u128 e = run_emptiable(cur.T, cur.B);
+                if (i >= 0) {
+                    int f = seq[i];
+                    while (e) {
+                        u128 low = e & (~e + 1);
+                        int b = low_card(low);
+                        kids[nk++] = (Child){cur.T - TF(b - 3) + TF(f), cur.B - TF(b) + TF(f), r, p,
+                                             EMPTY, b, i, i};
+                        e ^= low;
+                    }
+                }
+            }
+            L->states[j].dominated = safe;
+            for (int ci = 0; ci < nk; ci++) {
+                Child *ch = &kids[ci];
+                Move mv = {ch->q, ch->kind, ch->a, -1};
+                if (ch->i >= p) {
+                    if (grow((void **)&L->fills, &L->fcap, L->flen + 1, sizeof(BFill)) < 0) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    L->fills[L->flen++] = (BFill){ch->T, ch->B, mv};
+                    continue;
+                }
+                /* a talon card entered: the talon without it (always its top here) */
+                unsigned char t2[MAXN];
+                memcpy(t2, tal, (size_t)ch->i);
+                memcpy(t2 + ch->i, tal + ch->i + 1, (size_t)(p - ch->i - 1));
+                int path = L->states[j].path;
+                /* the path is made only when the child is new */
+                int idx = layer_setdefault(L, ch->T, ch->B, t2, p - 1, -3, &added);
+                if (idx < 0) {
+                    rc = ERR;
+                    goto done;
+                }
+                if (added) {
+                    int node = path_add(&ps, path, mv);
+                    if (node < -1) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    L->states[idx].path = node;
+                    if (grow((void **)&work, &wcap, wlen + 1, sizeof(int)) < 0) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    work[wlen++] = idx;
+                }
+            }
+            L->states[j].fill_start = fill_start;
+            L->states[j].fill_count = L->flen - fill_start;
+        }
+        /* rank the layer's states */
+        int nr = 0;
+        if (grow((void **)&ranked, &rcap, L->len, sizeof(Ranked)) < 0) {
+            rc = ERR;
+            goto done;
+        }
+        for (int j = 0; j < L->len; j++) {
+            BState *cur = &L->states[j];
+            if (cur->dominated) continue;
+            s->nodes++;
+            if ((s->nodes & (BEAM_CLOCK_EVERY - 1)) == 0) {
+                int err = 0;
+                if (now_past(s, &err) || (s->max_nodes >= 0 && s->nodes > s->max_nodes)) {
+                    rc = TIMEUP;
+                    goto done;
+                }
+                if (err) {
+                    rc = ERR;
+                    goto done;
+                }
+            }
+            int p = cur->tlen;
+            int left = p + nrest;
+            if (left < s->best) note_best_path(s, &ps, cur->path, left);
+            u128 seqcount = rest_count;
+            for (int i = 0; i < p; i++) {
+                seq[i] = L->cards[cur->talon + i];
+                seqcount += TF(seq[i]);
+            }
+            memcpy(seq + p, rest, sizeof(int) * (size_t)nrest);
+            int err = 0;
+            int lb = lower_bound(&s->R, cur->T, cur->B, piles_of(cur->T), seq, left, seqcount, p,
+                                 r, s->best, &err);
+            if (err) {
+                rc = ERR;
+                goto done;
+            }
+            if (lb < s->best) ranked[nr++] = (Ranked){lb + p, lb, j};
+        }
+        if (!nrest) break;
+        qsort(ranked, (size_t)nr, sizeof(Ranked), ranked_cmp);
+        int dealt = nrest < k ? nrest : k;
+        long long top = width < nr ? width : nr;
+        for (long long x = 0; x < top; x++) {
+            BState cur = L->states[ranked[x].idx];
+            const unsigned char *ctal = L->cards + cur.talon;
+            for (int f = 0; f < cur.fill_count; f++) {
+                BFill fl = L->fills[cur.fill_start + f];
+                int idx = layer_setdefault(&layers[st + 1], fl.T, fl.B, ctal, cur.tlen, -3, &added);
+                if (idx < 0) {
+                    rc = ERR;
+                    goto done;
+                }
+                if (added) {
+                    int node = path_add(&ps, cur.path, fl.mv);
+                    if (node < -1) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    layers[st + 1].states[idx].path = node;
+                }
+            }
+            unsigned char t2[MAXN];
+            memcpy(t2, ctal, (size_t)cur.tlen);
+            for (int d = 0; d < dealt; d++) t2[cur.tlen + d] = (unsigned char)rest[d];
+            if (layer_setdefault(&layers[st + dealt], cur.T, cur.B, t2, cur.tlen + dealt, cur.path,
+                                 &added) < 0) {
+                rc = ERR;
+                goto done;
+            }
+        }
+        layer_free(L);
+    }
+done:
+    for (int st = 0; st <= n_stock; st++) layer_free(&layers[st]);
+    PyMem_Free(layers);
+    PyMem_Free(ps.nodes);
+    PyMem_Free(work);
+    PyMem_Free(ranked);
+    return rc;
+}
+
+static PyObject *py_beam(PyObject *self, PyObject *args) {
+    PyObject *search, *g;
+    int p;
+    long long r, width;
+    u128 T, B;
+    if (!PyArg_ParseTuple(args, "OOiLL", &search, &g, &p, &r, &width)) return NULL;
+    if (grid_from_int(g, &T, &B) < 0) return NULL;
+    S *s = load(search, 0);
+    if (!s) return NULL;
+    if (p < 0 || p > s->n || redeal_left(&s->R, r)) {
+        release(s);
+        PyErr_SetString(PyExc_ValueError, "the beam needs a cut in range and no redeal left");
+        return NULL;
+    }
+    int rc = beam(s, T, B, p, r, width);
+    if (rc == 0) {
+        int saved = save(s, search);
+        release(s);
+        if (saved < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    return finish(s, search, rc);
+}
+
 static PyMethodDef core_methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(TimeUp, PhaseEnd, bases_unmatched, perf_counter): what the core raises and "
@@ -1699,6 +2066,8 @@ static PyMethodDef core_methods[] = {
     {"probe", py_probe, METH_VARARGS,
      "probe(search, rng, grid, cut, redeals, mask, budget): PlayoutSearch._probe of a "
      "run-mode search."},
+    {"beam", py_beam, METH_VARARGS,
+     "beam(search, grid, cut, redeals, width): PlayoutSearch._beam of a run-mode search."},
     {"lower_bound", py_lower_bound, METH_VARARGS,
      "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max)."},
     {NULL, NULL, 0, NULL},

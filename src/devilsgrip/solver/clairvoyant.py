@@ -36,7 +36,7 @@ class RunSearch(PlayoutSearch[RunGrid]):
     """The search with ``run``-mode grids (:data:`~devilsgrip.solver.grids.RunGrid`).
 
     Where the compiled core runs (:mod:`devilsgrip.solver.core`), its exhaustive
-    search and its playouts are the compiled core's: the same nodes, in the same
+    search, its playouts and its beam are the compiled core's: the same nodes, in the same
     order, on compact state.
     """
 
@@ -52,6 +52,7 @@ class RunSearch(PlayoutSearch[RunGrid]):
         if self.compiled is not None:
             self._dfs = self._compiled_dfs  # type: ignore[method-assign]
             self._probe = self._compiled_probe  # type: ignore[method-assign]
+            self._beam = self._compiled_beam  # type: ignore[method-assign]
 
     def _compiled_core(self) -> Any:
         """The compiled core's module when it may run this search, else None."""
@@ -69,6 +70,9 @@ class RunSearch(PlayoutSearch[RunGrid]):
     def _compiled_probe(self, budget: int | None = None) -> None:
         rng = random.Random(len(self.seq) * PLAYOUT_SEED_FACTOR + self.p0 + (budget or 0))
         self.compiled.probe(self, rng, self.grid0, self.p0, self.r0, self.mask0, budget)
+
+    def _compiled_beam(self, width: int) -> None:
+        self.compiled.beam(self, self.grid0, self.p0, self.r0, width)
 
     def grid_of(self, game: Game) -> RunGrid:
         return run_grid(game.grid)
