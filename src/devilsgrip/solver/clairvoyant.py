@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
@@ -40,12 +40,6 @@ class RunSearch(PlayoutSearch[RunGrid]):
     order, on compact state.
     """
 
-    COMPILED_ORDER: ClassVar[int] = 0
-    """The order of the children the compiled core follows: 0 for
-    :meth:`_dfs_children`'s, 1 for the spaces each leaves to be made, the most first
-    (:class:`~devilsgrip.solver.wins.WinHunt`).  A subclass that orders them in any
-    other way runs on the pure-Python core."""
-
     def __init__(self, game: Game, **options: Any) -> None:
         super().__init__(game, **options)
         self.compiled = self._compiled_core()
@@ -59,6 +53,7 @@ class RunSearch(PlayoutSearch[RunGrid]):
         module = core.compiled()
         if module is None or not isinstance(self.tt, module.Table):
             return None
+        # a subclass that orders the children in a way of its own runs on the pure core
         if self.COMPILED_ORDER == 0 and type(self)._dfs_children is not RunSearch._dfs_children:
             return None
         return module
@@ -158,10 +153,29 @@ class RunSearch(PlayoutSearch[RunGrid]):
 
 class CardSearch(PlayoutSearch[CardGrid]):
     """The search with ``card``-mode grids (:data:`~devilsgrip.solver.grids.CardGrid`):
-    peels are searched too, and a line may come back to a position (``CYCLES``)."""
+    peels are searched too, and a line may come back to a position (``CYCLES``).
+
+    Where the compiled core runs, its exhaustive search and its beam are the compiled
+    core's (its playouts, with a redeal left, stay in Python)."""
 
     CYCLES = True
     SHARES_TABLE = False  # a value stored on a cycle is only good within its search
+
+    def __init__(self, game: Game, **options: Any) -> None:
+        super().__init__(game, **options)
+        module = core.compiled()
+        self.compiled: Any = (module if module is not None and isinstance(self.tt, module.Table)
+                              else None)
+        if self.compiled is not None:
+            self._dfs = self._compiled_dfs  # type: ignore[method-assign]
+            self._beam = self._compiled_beam  # type: ignore[method-assign]
+
+    def _compiled_dfs(self, g: CardGrid, p: int, r: int, mask: int = 0) -> int:
+        value: int = self.compiled.dfs(self, g, p, r, mask)
+        return value
+
+    def _compiled_beam(self, width: int) -> None:
+        self.compiled.beam(self, self.grid0, self.p0, self.r0, width)
 
     def grid_of(self, game: Game) -> CardGrid:
         return card_grid(game.grid)

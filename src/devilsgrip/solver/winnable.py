@@ -300,7 +300,7 @@ class WinSearch(Search[G], Generic[G]):
         self.dead: Any = set()
         self.dead_entries = dead_entries
         self.relax_nodes = relax_nodes
-        compiled = getattr(self, "compiled", None)  # RunSearch's: the compiled core
+        compiled = getattr(self, "compiled", None)  # the compiled core, where it runs
         if compiled is not None and not relax_nodes:
             self.dead = compiled.Table()
             self._win_core = compiled
