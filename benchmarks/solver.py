@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/solver.py [--first 1] [--last 200] [--step 1]
         [--presets classic,single-pass,literal] [--time-limit classic=1,single-pass=10,literal=10]
     .venv/bin/python benchmarks/solver.py --cores [--first 501] [--last 520]
-        [--nodes classic=200000,single-pass=30000,literal=30000]
+        [--nodes classic=200000,single-pass=30000,literal=30000] [--greedy-at 0.6]
 
 Prints per preset: the resolved share (a win found, or at least one card
 proven to stay out), the proven and won shares, median and 95th-percentile
@@ -20,7 +20,8 @@ each deal of the range is solved from its start with a fixed node budget
 (``--nodes``, no clock), first by the pure-Python core and then by the compiled
 one, which must do exactly the same work (score, bound, nodes, line); printed per
 preset are the nodes per second of each core and their ratio, and per deal with
-``-v``.
+``-v``.  ``--greedy-at 0.6`` takes instead the position of the greedy player's game
+of each deal after 60% of its moves (where a classic review's hard proofs are).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from collections import Counter
 from reference import reference_seconds
 
 from devilsgrip.game import Game
-from devilsgrip.solver import clairvoyant, core
+from devilsgrip.solver import clairvoyant, core, play_game
 from devilsgrip.solver.portfolio import solve
 
 DEFAULT_LIMITS = {"classic": 1.0, "single-pass": 10.0, "literal": 10.0}
@@ -93,12 +94,25 @@ def run_preset(
     print(f"{'':12} best scores (score:deals) {dist}", flush=True)
 
 
-def compare_cores(preset: str, deals: range, nodes: int, verbose: bool) -> None:
-    """Both cores on the same deals with the same node budget: nodes per second and ratio."""
+def greedy_position(number: int, preset: str, share: float) -> Game:
+    """The position of the greedy player's game of deal ``number`` after ``share`` of its
+    moves."""
+    played = play_game(Game(number, rules=preset), "greedy").move_stack
+    game = Game(number, rules=preset)
+    for move in played[:int(share * len(played))]:
+        game.push(move)
+    return Game.from_position(game.position())
+
+
+def compare_cores(preset: str, deals: range, nodes: int, verbose: bool,
+                  greedy_at: float) -> None:
+    """Both cores on the same positions with the same node budget: nodes per second and
+    their ratio."""
     seconds = {core.PYTHON: 0.0, core.COMPILED: 0.0}
     total = 0
     for number in deals:
-        game = Game(number, rules=preset)
+        game = (greedy_position(number, preset, greedy_at) if greedy_at
+                else Game(number, rules=preset))
         answers = {}
         for name in seconds:
             with core.using(name):
@@ -120,7 +134,8 @@ def compare_cores(preset: str, deals: range, nodes: int, verbose: bool) -> None:
                   f"({pure_s / max(compiled_s, 1e-9):.1f}x)", flush=True)
     pure_rate = total / max(seconds[core.PYTHON], 1e-9)
     compiled_rate = total / max(seconds[core.COMPILED], 1e-9)
-    print(f"{preset:12} deals {deals.start}..{deals.stop - 1} step {deals.step} "
+    where = f"greedy games at {greedy_at:.0%}" if greedy_at else "deals"
+    print(f"{preset:12} {where} {deals.start}..{deals.stop - 1} step {deals.step} "
           f"({len(deals)})  budget {nodes:,} nodes  {total:,} nodes, the same in both cores  "
           f"pure Python {pure_rate:,.0f} nodes/s  compiled {compiled_rate:,.0f} nodes/s  "
           f"ratio {compiled_rate / max(pure_rate, 1e-9):.1f}x", flush=True)
@@ -138,6 +153,9 @@ def main() -> None:
                         help="compare the pure-Python and the compiled search cores")
     parser.add_argument("--nodes", default="",
                         help="with --cores, per preset, e.g. classic=200000 (or one number)")
+    parser.add_argument("--greedy-at", type=float, default=0.0,
+                        help="with --cores, positions of greedy games after this share of "
+                        "their moves (0: the deals)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.cores:
@@ -152,7 +170,7 @@ def main() -> None:
                 budgets = {k: int(item) for k in budgets}
         for preset in args.presets.split(","):
             compare_cores(preset, range(args.first, args.last + 1, args.step),
-                          budgets.get(preset, 30_000), args.verbose)
+                          budgets.get(preset, 30_000), args.verbose, args.greedy_at)
         return
     limits = dict(DEFAULT_LIMITS)
     for item in filter(None, args.time_limit.split(",")):
