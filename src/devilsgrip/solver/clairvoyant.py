@@ -29,7 +29,23 @@ from devilsgrip.solver.playouts import (
     run_candidates,
     run_entered,
 )
-from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SharedTable, SolveResult
+from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, Search, SharedTable, SolveResult
+
+
+def use_compiled(search: Search[Any], name: str, method: Any) -> None:
+    """Let ``method`` (the compiled core's) stand for the search's method ``name``, unless
+    the search's class overrides that method (a subclass then keeps its own)."""
+    for cls in type(search).__mro__:
+        if name in vars(cls):
+            if cls.__module__ not in _PURE_MODULES:
+                return
+            break
+    setattr(search, name, method)
+
+
+_PURE_MODULES = frozenset({"devilsgrip.solver.search", "devilsgrip.solver.playouts",
+                           "devilsgrip.solver.winnable"})
+"""The modules whose methods the compiled core transcribes."""
 
 
 class RunSearch(PlayoutSearch[RunGrid]):
@@ -44,9 +60,9 @@ class RunSearch(PlayoutSearch[RunGrid]):
         super().__init__(game, **options)
         self.compiled = self._compiled_core()
         if self.compiled is not None:
-            self._dfs = self._compiled_dfs  # type: ignore[method-assign]
-            self._probe = self._compiled_probe  # type: ignore[method-assign]
-            self._beam = self._compiled_beam  # type: ignore[method-assign]
+            use_compiled(self, "_dfs", self._compiled_dfs)
+            use_compiled(self, "_probe", self._compiled_probe)
+            use_compiled(self, "_beam", self._compiled_beam)
 
     def _compiled_core(self) -> Any:
         """The compiled core's module when it may run this search, else None."""
@@ -167,8 +183,8 @@ class CardSearch(PlayoutSearch[CardGrid]):
         self.compiled: Any = (module if module is not None and isinstance(self.tt, module.Table)
                               else None)
         if self.compiled is not None:
-            self._dfs = self._compiled_dfs  # type: ignore[method-assign]
-            self._beam = self._compiled_beam  # type: ignore[method-assign]
+            use_compiled(self, "_dfs", self._compiled_dfs)
+            use_compiled(self, "_beam", self._compiled_beam)
 
     def _compiled_dfs(self, g: CardGrid, p: int, r: int, mask: int = 0) -> int:
         value: int = self.compiled.dfs(self, g, p, r, mask)

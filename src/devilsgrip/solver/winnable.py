@@ -63,7 +63,7 @@ from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
 from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
-from devilsgrip.solver.clairvoyant import CardSearch, RunSearch
+from devilsgrip.solver.clairvoyant import CardSearch, RunSearch, use_compiled
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
 from devilsgrip.solver.lines import realize
 from devilsgrip.solver.moves import Cut, G
@@ -304,7 +304,7 @@ class WinSearch(Search[G], Generic[G]):
         if compiled is not None and not relax_nodes:
             self.dead = compiled.Table()
             self._win_core = compiled
-            self._win = self._compiled_win  # type: ignore[method-assign]
+            use_compiled(self, "_win", self._compiled_win)
         self.relaxed_cuts = 0
         """Branches the relaxation ended (the lower bound had not)."""
 
