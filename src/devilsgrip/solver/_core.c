@@ -1878,14 +1878,22 @@ static int rng_random_below(PyObject *rng, double *out) {
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* rng.randrange(n) for n > 0, as random.Random draws it: getrandbits of n's bit length
+ * until below n (the same draws, without the Python frames). */
 static int rng_randrange(PyObject *rng, int n, int *out) {
-    PyObject *v = PyObject_CallMethod(rng, "randrange", "i", n);
-    if (!v) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
+    int k = 0;
+    while ((n >> k) > 0) k++;
+    for (;;) {
+        PyObject *v = PyObject_CallMethod(rng, "getrandbits", "i", k);
+        if (!v) return -1;
+        long x = PyLong_AsLong(v);
+        Py_DECREF(v);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < n) {
+            *out = (int)x;
+            return 0;
+        }
+    }
 }
 
 /* PlayoutSearch._probe; the cards taken are put back before it returns. */
