@@ -34,8 +34,8 @@ class CatalogBuildHook(BuildHookInterface):  # type: ignore[misc]
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
-        self._compile_catalogs(version, build_data)
-        if self.target_name == "wheel":
+        compile_catalogs(Path(self.root), version, build_data)
+        if getattr(self, "target_name", None) == "wheel":
             self._build_core(version, build_data)
 
     def _build_core(self, version: str, build_data: dict[str, Any]) -> None:
@@ -81,20 +81,21 @@ class CatalogBuildHook(BuildHookInterface):  # type: ignore[misc]
         print(f"devilsgrip: the compiled search core was not built ({reason}); "
               "the pure-Python core will run", file=sys.stderr)
 
-    def _compile_catalogs(self, version: str, build_data: dict[str, Any]) -> None:
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
 
-        root = Path(self.root)
-        locale = root / "src" / "devilsgrip" / "locale"
-        out = Path(tempfile.mkdtemp(prefix="devilsgrip-mo-")) if version != "editable" else None
-        for po in sorted(locale.glob("*/LC_MESSAGES/*.po")):
-            with po.open("rb") as f:
-                catalog = read_po(f)
-            relative = po.relative_to(root / "src").with_suffix(".mo")
-            mo = po.with_suffix(".mo") if out is None else out / relative
-            mo.parent.mkdir(parents=True, exist_ok=True)
-            with mo.open("wb") as f:
-                write_mo(f, catalog, use_fuzzy=False)
-            if out is not None:
-                build_data["force_include"][str(mo)] = relative.as_posix()
+def compile_catalogs(root: Path, version: str, build_data: dict[str, Any]) -> None:
+    """Compile the .po catalogs: into the build directory, or next to them (editable)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    locale = root / "src" / "devilsgrip" / "locale"
+    out = Path(tempfile.mkdtemp(prefix="devilsgrip-mo-")) if version != "editable" else None
+    for po in sorted(locale.glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        relative = po.relative_to(root / "src").with_suffix(".mo")
+        mo = po.with_suffix(".mo") if out is None else out / relative
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with mo.open("wb") as f:
+            write_mo(f, catalog, use_fuzzy=False)
+        if out is not None:
+            build_data["force_include"][str(mo)] = relative.as_posix()

@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/solver.py [--first 1] [--last 200] [--step 1]
         [--presets classic,single-pass,literal] [--time-limit classic=1,single-pass=10,literal=10]
+    .venv/bin/python benchmarks/solver.py --cores [--first 501] [--last 520]
+        [--nodes classic=200000,single-pass=30000,literal=30000] [--greedy-at 0.6]
 
 Prints per preset: the resolved share (a win found, or at least one card
 proven to stay out), the proven and won shares, median and 95th-percentile
@@ -12,6 +14,14 @@ engine and must reach the claimed score, and no bound may exceed it.
 process, is the fixed workload of ``benchmarks/reference.py``: the median and
 95th percentile are also printed as multiples of it, and the search's speed as
 nodes per run of it (figures that move less with the machine and its load).
+
+``--cores`` compares the two search cores (:mod:`devilsgrip.solver.core`) instead:
+each deal of the range is solved from its start with a fixed node budget
+(``--nodes``, no clock), first by the pure-Python core and then by the compiled
+one, which must do exactly the same work (score, bound, nodes, line); printed per
+preset are the nodes per second of each core and their ratio, and per deal with
+``-v``.  ``--greedy-at 0.6`` takes instead the position of the greedy player's game
+of each deal after 60% of its moves (where a classic review's hard proofs are).
 """
 
 from __future__ import annotations
@@ -25,9 +35,12 @@ from collections import Counter
 from reference import reference_seconds
 
 from devilsgrip.game import Game
+from devilsgrip.solver import clairvoyant, core, play_game
 from devilsgrip.solver.portfolio import solve
 
 DEFAULT_LIMITS = {"classic": 1.0, "single-pass": 10.0, "literal": 10.0}
+DEFAULT_NODES = {"classic": 200_000, "single-pass": 30_000, "literal": 30_000}
+"""Node budgets a deal for ``--cores`` (a classic deal mostly needs far fewer)."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -81,6 +94,53 @@ def run_preset(
     print(f"{'':12} best scores (score:deals) {dist}", flush=True)
 
 
+def greedy_position(number: int, preset: str, share: float) -> Game:
+    """The position of the greedy player's game of deal ``number`` after ``share`` of its
+    moves."""
+    played = play_game(Game(number, rules=preset), "greedy").move_stack
+    game = Game(number, rules=preset)
+    for move in played[:int(share * len(played))]:
+        game.push(move)
+    return Game.from_position(game.position())
+
+
+def compare_cores(preset: str, deals: range, nodes: int, verbose: bool,
+                  greedy_at: float) -> None:
+    """Both cores on the same positions with the same node budget: nodes per second and
+    their ratio."""
+    seconds = {core.PYTHON: 0.0, core.COMPILED: 0.0}
+    total = 0
+    for number in deals:
+        game = (greedy_position(number, preset, greedy_at) if greedy_at
+                else Game(number, rules=preset))
+        answers = {}
+        for name in seconds:
+            with core.using(name):
+                start = time.perf_counter()
+                result = clairvoyant.solve(game, time_limit=None, max_nodes=nodes)
+                took = time.perf_counter() - start
+            seconds[name] += took
+            answers[name] = (result.score, result.bound, result.proven, result.nodes,
+                             [m.text() for m in result.moves]), took
+        (pure, pure_s), (compiled, compiled_s) = answers[core.PYTHON], answers[core.COMPILED]
+        if pure != compiled:
+            sys.exit(f"deal {number} {preset}: the cores differ: {pure[:4]} against "
+                     f"{compiled[:4]}")
+        total += pure[3]
+        if verbose:
+            print(f"  {preset} {number}: {pure[3]} nodes, score {pure[0]}, "
+                  f"{pure[3] / max(pure_s, 1e-9):,.0f} against "
+                  f"{pure[3] / max(compiled_s, 1e-9):,.0f} nodes/s "
+                  f"({pure_s / max(compiled_s, 1e-9):.1f}x)", flush=True)
+    pure_rate = total / max(seconds[core.PYTHON], 1e-9)
+    compiled_rate = total / max(seconds[core.COMPILED], 1e-9)
+    where = f"greedy games at {greedy_at:.0%}" if greedy_at else "deals"
+    print(f"{preset:12} {where} {deals.start}..{deals.stop - 1} step {deals.step} "
+          f"({len(deals)})  budget {nodes:,} nodes  {total:,} nodes, the same in both cores  "
+          f"pure Python {pure_rate:,.0f} nodes/s  compiled {compiled_rate:,.0f} nodes/s  "
+          f"ratio {compiled_rate / max(pure_rate, 1e-9):.1f}x", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", type=int, default=1)
@@ -89,8 +149,29 @@ def main() -> None:
     parser.add_argument("--presets", default="classic,single-pass,literal")
     parser.add_argument("--time-limit", default="",
                         help="per preset, e.g. classic=1,single-pass=10 (or one number)")
+    parser.add_argument("--cores", action="store_true",
+                        help="compare the pure-Python and the compiled search cores")
+    parser.add_argument("--nodes", default="",
+                        help="with --cores, per preset, e.g. classic=200000 (or one number)")
+    parser.add_argument("--greedy-at", type=float, default=0.0,
+                        help="with --cores, positions of greedy games after this share of "
+                        "their moves (0: the deals)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
+    if args.cores:
+        if not core.available():
+            sys.exit("the compiled search core is not built here: nothing to compare")
+        budgets = dict(DEFAULT_NODES)
+        for item in filter(None, args.nodes.split(",")):
+            if "=" in item:
+                name, value = item.split("=", 1)
+                budgets[name] = int(value)
+            else:
+                budgets = {k: int(item) for k in budgets}
+        for preset in args.presets.split(","):
+            compare_cores(preset, range(args.first, args.last + 1, args.step),
+                          budgets.get(preset, 30_000), args.verbose, args.greedy_at)
+        return
     limits = dict(DEFAULT_LIMITS)
     for item in filter(None, args.time_limit.split(",")):
         if "=" in item:

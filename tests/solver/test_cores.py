@@ -192,6 +192,14 @@ def test_the_compiled_table_is_a_mapping_of_run_keys() -> None:
     assert table.get((3, 0, 4, 2)) is None
     table.clear()
     assert len(table) == 0 and table.get(key) is None
+    table[key] = 7
+    card = ((16 * 48 + 16, 13 * 48 + 19, 16 * 48 + 16), 0, 5)  # a card-mode grid
+    table[card] = 3
+    assert table.get(card) == 3
+    assert table.get(((16 * 48 + 16, 16 * 48 + 16, 13 * 48 + 19), 0, 5)) == 3  # any order
+    assert table.get(((16 * 48 + 16, 13 * 48 + 19), 0, 5)) is None
+    with pytest.raises(ValueError, match="suit sequence"):
+        table.get(((16 * 48 + 17,), 0, 5))
     with pytest.raises(TypeError):
         table.get((1, 2))
     with pytest.raises(ValueError):

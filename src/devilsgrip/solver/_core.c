@@ -1,5 +1,5 @@
 /* The compiled search core: the run-mode exhaustive search, the win search, the
- * playouts and the lower bounds of devilsgrip.solver, on compact integer state.
+ * playouts, the beam and the lower bounds of devilsgrip.solver, on compact integer state.
  *
  * Every function here is a transcription of the pure-Python reference (search.py,
  * clairvoyant.py, winnable.py, playouts.py, bounds.py, moves.py): the same
@@ -23,7 +23,7 @@ typedef unsigned __int128 u128;
 #define N_CARDS 48
 #define GRID_SIZE 24
 #define MAXN 128          /* cards outside the grid at most (72 in a real deal) */
-#define MAXPATH 512
+#define MAXPATH 1024
 #define CLOCK_EVERY 1024
 #define TALON_BOUND_STOCK 12
 #define NEVER (1 << 30)
@@ -183,13 +183,18 @@ static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int
     return 0;
 }
 
-/* A key tuple of search.py: (grid, mask, cut) or (grid, mask, cut, redeals). */
+static int card_grid_key(PyObject *tuple, u128 *lo, u128 *hi);
+
+/* A key tuple of search.py: (grid, mask, cut) or (grid, mask, cut, redeals); the grid a
+ * run-mode int or a card-mode tuple of pile codes. */
 static int parse_key(PyObject *key, u128 *T, u128 *B, u128 *mask, long long *r, int *p) {
     if (!PyTuple_Check(key) || (PyTuple_GET_SIZE(key) != 3 && PyTuple_GET_SIZE(key) != 4)) {
         PyErr_SetString(PyExc_TypeError, "a table key is (grid, mask, cut[, redeals])");
         return -1;
     }
-    if (grid_from_int(PyTuple_GET_ITEM(key, 0), T, B) < 0) return -1;
+    PyObject *grid = PyTuple_GET_ITEM(key, 0);
+    if (PyTuple_Check(grid) ? card_grid_key(grid, T, B) < 0 : grid_from_int(grid, T, B) < 0)
+        return -1;
     if (mask_from_int(PyTuple_GET_ITEM(key, 1), mask) < 0) return -1;
     long pp = PyLong_AsLong(PyTuple_GET_ITEM(key, 2));
     if (pp == -1 && PyErr_Occurred()) return -1;
@@ -752,10 +757,11 @@ typedef struct {
 } Move;
 
 typedef struct {
-    u128 T, B;
+    u128 T, B; /* a card-mode grid: its lo and hi (CG) */
     long long r2;
     int q, kind, a;
     int p2, i;
+    int b; /* the target pile of a card-mode grid build */
 } Child;
 
 typedef struct {
@@ -776,6 +782,8 @@ typedef struct {
     Child *arena;
     size_t arena_len, arena_cap;
     int order_spaces; /* children tried in the order of the spaces they leave (WinHunt) */
+    Slot onpath[MAXPATH]; /* card mode: the keys of the positions on the line searched */
+    int olen;
 } S;
 
 static int now_past(S *s, int *err) {
@@ -842,6 +850,183 @@ static inline int low_card(u128 bit) {
     uint64_t lo = (uint64_t)bit;
     return lo ? __builtin_ctzll(lo) / 2 : 32 + __builtin_ctzll((uint64_t)(bit >> 64)) / 2;
 }
+
+/* --------------------------------------------------------------- card mode */
+/* A card-mode grid: the multiset of its piles, each a suit sequence from a bottom b up
+ * b + 3h, as 2-bit counters at a field per (b, h): 120 fields, numbered in the order
+ * of the piles' codes (b * 48 + top), held in two u128 (lo: fields 0..63). */
+#define N_FIELDS 120
+#define LOW_ALL ((((u128)0x5555555555555555ULL) << 64) | (u128)0x5555555555555555ULL)
+static int FIELD_ID[N_CARDS][4];
+static int FIELD_B[N_FIELDS], FIELD_H[N_FIELDS];
+
+typedef struct {
+    u128 lo, hi;
+} CG;
+
+static inline void cg_add(CG *g, int id, int times) {
+    if (id < 64)
+        g->lo += (u128)times << (2 * id);
+    else
+        g->hi += (u128)times << (2 * (id - 64));
+}
+static inline int cg_count(const CG *g, int id) {
+    return id < 64 ? CNT(g->lo, id) : CNT(g->hi, id - 64);
+}
+static inline int pile_id(int b, int t) { return FIELD_ID[b][(t - b) / 3]; }
+
+static void init_fields(void) {
+    int id = 0;
+    for (int b = 0; b < N_CARDS; b++)
+        for (int h = 0; h < 4; h++) {
+            if (h <= 3 - LEVEL[b]) {
+                FIELD_ID[b][h] = id;
+                FIELD_B[id] = b;
+                FIELD_H[id] = h;
+                id++;
+            } else
+                FIELD_ID[b][h] = -1;
+        }
+}
+
+/* The grid of a tuple of pile codes (any order); -1 on a bad code. */
+static int cg_from_tuple(PyObject *tuple, CG *g) {
+    g->lo = g->hi = 0;
+    Py_ssize_t m = PyTuple_GET_SIZE(tuple);
+    if (m > GRID_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "more piles than cells");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        long code = PyLong_AsLong(PyTuple_GET_ITEM(tuple, i));
+        if (code == -1 && PyErr_Occurred()) return -1;
+        int b = (int)(code / N_CARDS), t = (int)(code % N_CARDS);
+        if (code < 0 || code >= N_CARDS * N_CARDS || t < b || (t - b) % 3 || (t - b) / 3 > 3 ||
+            FIELD_ID[b][(t - b) / 3] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a pile code that is no suit sequence");
+            return -1;
+        }
+        int id = pile_id(b, t);
+        if (cg_count(g, id) == 3) {
+            PyErr_SetString(PyExc_ValueError, "a pile more than three times");
+            return -1;
+        }
+        cg_add(g, id, 1);
+    }
+    return 0;
+}
+
+static int card_grid_key(PyObject *tuple, u128 *lo, u128 *hi) {
+    CG g;
+    if (cg_from_tuple(tuple, &g) < 0) return -1;
+    *lo = g.lo;
+    *hi = g.hi;
+    return 0;
+}
+
+/* The distinct piles in code order, their counts, and the tops and bottoms as counters. */
+typedef struct {
+    int id[GRID_SIZE], count[GRID_SIZE], n, piles;
+    u128 T, B;
+} Piles;
+
+static void cg_piles(const CG *g, Piles *out) {
+    out->n = out->piles = 0;
+    out->T = out->B = 0;
+    for (int half = 0; half < 2; half++) {
+        u128 x = half ? g->hi : g->lo;
+        int base = half ? 64 : 0;
+        u128 nz = (x | (x >> 1)) & LOW_ALL; /* 64 counters here, not 48 */
+        while (nz) {
+            u128 low = nz & (~nz + 1);
+            int id = base + low_card(low);
+            int c = half ? CNT(g->hi, id - 64) : CNT(g->lo, id);
+            int b = FIELD_B[id], t = b + 3 * FIELD_H[id];
+            if (out->n < GRID_SIZE) {
+                out->id[out->n] = id;
+                out->count[out->n] = c;
+                out->n++;
+            }
+            out->piles += c;
+            out->T += (u128)c * TF(t);
+            if (LEVEL[b]) out->B += (u128)c * TF(b);
+            nz ^= low;
+        }
+    }
+}
+
+static inline int field_top(int id) { return FIELD_B[id] + 3 * FIELD_H[id]; }
+static inline int field_code(int id) { return FIELD_B[id] * N_CARDS + field_top(id); }
+
+/* moves.card_children (T of a Child holds the grid's lo, B its hi). */
+static int card_children(const int *seq, int n, int fill, const CG *g, int p, long long r,
+                         const Cut *cuts, int ncuts, Child *out) {
+    Piles P;
+    cg_piles(g, &P);
+    Child peels[GRID_SIZE * GRID_SIZE];
+    int npeels = 0;
+    int singles[GRID_SIZE], ns = 0;
+    int m = 0;
+    for (int u = 0; u < P.n; u++) {
+        int id = P.id[u], t = field_top(id), prev = PREV[t];
+        if (prev < 0 || !CNT(P.T, prev)) continue;
+        if (FIELD_H[id] == 0) {
+            singles[ns++] = u;
+            continue;
+        }
+        for (int v = 0; v < P.n; v++) {
+            int tid = P.id[v];
+            if (field_top(tid) != prev) continue;
+            CG g2 = *g;
+            cg_add(&g2, id, -1);
+            cg_add(&g2, tid, -1);
+            cg_add(&g2, id - 1, 1);  /* the same bottom, one card less */
+            cg_add(&g2, tid + 1, 1); /* the same bottom, one card more */
+            peels[npeels++] = (Child){g2.lo, g2.hi, r, p, PEEL, field_code(id), p, -1,
+                                      field_code(tid)};
+        }
+    }
+    for (int ci = 0; ci < ncuts; ci++) {
+        int q = cuts[ci].q;
+        long long rq = cuts[ci].r;
+        if (q > 0) {
+            int c = seq[q - 1], prev = PREV[c];
+            if (prev >= 0 && CNT(P.T, prev))
+                for (int v = 0; v < P.n; v++) {
+                    int tid = P.id[v];
+                    if (field_top(tid) != prev) continue;
+                    CG g2 = *g;
+                    cg_add(&g2, tid, -1);
+                    cg_add(&g2, tid + 1, 1);
+                    out[m++] = (Child){g2.lo, g2.hi, rq, q, TALON, field_code(tid), q - 1, q - 1,
+                                       -1};
+                }
+        }
+        if (ns) {
+            int i = fill_index(q, n, fill);
+            if (i < 0) continue;
+            int f = seq[i];
+            for (int k = 0; k < ns; k++) {
+                int sid = P.id[singles[k]];
+                int prev = PREV[field_top(sid)];
+                for (int v = 0; v < P.n; v++) {
+                    int tid = P.id[v];
+                    if (field_top(tid) != prev) continue;
+                    CG g2 = *g;
+                    cg_add(&g2, sid, -1);
+                    cg_add(&g2, tid, -1);
+                    cg_add(&g2, tid + 1, 1);
+                    cg_add(&g2, FIELD_ID[f][0], 1);
+                    out[m++] = (Child){g2.lo, g2.hi, rq, q, EMPTY, field_code(sid), i, i,
+                                       field_code(tid)};
+                }
+            }
+        }
+    }
+    memcpy(out + m, peels, sizeof(Child) * (size_t)npeels);
+    return m + npeels;
+}
+
 
 /* moves.run_children into out (room for enough children); returns their number.  The
  * talon builds and the fills of bases come first, then the other fills, each in the
@@ -1109,6 +1294,169 @@ static int win(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     return won;
 }
 
+static inline int onpath_has(const S *s, u128 lo, u128 hi, u128 mask, long long kr, int kp) {
+    for (int j = s->olen - 1; j >= 0; j--) {
+        const Slot *o = &s->onpath[j];
+        if (o->T == lo && o->B == hi && o->mask == mask && o->r == kr && o->p == kp) return 1;
+    }
+    return 0;
+}
+
+static inline void onpath_push(S *s, u128 lo, u128 hi, u128 mask, long long kr, int kp) {
+    s->onpath[s->olen++] = (Slot){lo, hi, mask, kr, kp, 0};
+}
+
+static int card_max_children(int ncuts) { return ncuts * (2 + 2 * GRID_SIZE) + 2 * GRID_SIZE + 1; }
+
+/* Search._dfs of a card-mode search (CYCLES: a line may come back to a position). */
+static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
+    int err = 0;
+    s->nodes++;
+    if (((s->nodes & (CLOCK_EVERY - 1)) == 0 && now_past(s, &err)) ||
+        (s->max_nodes >= 0 && s->nodes > s->max_nodes))
+        return TIMEUP;
+    if (err) return ERR;
+    if (s->node_cap >= 0 && s->nodes > s->node_cap) return PHASEEND;
+    int n = s->n;
+    if (n < s->best) note_best(s);
+    if (n <= s->floor) return n;
+    int kp;
+    long long kr;
+    key_of(s, p, n, r, &kp, &kr);
+    int known = table_get(s->tt, g.lo, g.hi, mask, kr, kp);
+    if (known >= 0 && known >= s->best) return known;
+    if (onpath_has(s, g.lo, g.hi, mask, kr, kp)) return s->best;
+    Piles P;
+    cg_piles(&g, &P);
+    int lb = lower_bound(&s->R, P.T, P.B, P.piles, s->seq, n, s->seqcount, p, r, s->best, &err);
+    if (err) return ERR;
+    if (lb >= s->best) {
+        if (store(s, g.lo, g.hi, mask, kr, kp, lb) < 0) return ERR;
+        return lb;
+    }
+    if (s->plen >= MAXPATH - 1 || s->olen >= MAXPATH - 1) {
+        PyErr_SetString(PyExc_RecursionError, "the card-mode search went too deep");
+        return ERR;
+    }
+    int value = n;
+    Cut cuts[2 * MAXN + 4];
+    int ncuts = reachable_cuts(&s->R, p, n, r, cuts);
+    if (!arena_reserve(s, (size_t)card_max_children(ncuts))) return ERR;
+    size_t base = s->arena_len;
+    int count = card_children(s->seq, n, s->R.fill, &g, p, r, cuts, ncuts, s->arena + base);
+    s->arena_len = base + (size_t)count;
+    onpath_push(s, g.lo, g.hi, mask, kr, kp);
+    int result = 0;
+    for (int ci = 0; ci < count; ci++) {
+        Child ch = s->arena[base + ci];
+        int i = ch.i;
+        int n2 = i >= 0 ? n - 1 : n;
+        long long nodes = s->nodes + 1;
+        if (n2 >= s->best && (nodes & (CLOCK_EVERY - 1)) &&
+            (s->max_nodes < 0 || nodes <= s->max_nodes) &&
+            (s->node_cap < 0 || nodes <= s->node_cap)) {
+            int kp2;
+            long long kr2;
+            key_of(s, ch.p2, n2, ch.r2, &kp2, &kr2);
+            u128 mask2 = i >= 0 ? mask | ((u128)1 << s->orig[i]) : mask;
+            int k2 = table_get(s->tt, ch.T, ch.B, mask2, kr2, kp2);
+            if (k2 >= 0 && k2 >= s->best) {
+                s->nodes = nodes;
+                if (k2 < value) value = k2;
+                continue;
+            }
+        }
+        int card = -1, o = -1;
+        u128 mask2 = mask;
+        if (i >= 0) {
+            card = s->seq[i];
+            o = take(s, i);
+            mask2 = mask | ((u128)1 << o);
+        }
+        s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, ch.b};
+        int v = card_dfs(s, (CG){ch.T, ch.B}, ch.p2, ch.r2, mask2);
+        s->plen--;
+        if (i >= 0) put_back(s, i, card, o);
+        if (v < 0) {
+            result = v;
+            break;
+        }
+        if (v < value) value = v;
+        if (s->best <= s->floor) break;
+    }
+    s->olen--;
+    s->arena_len = base;
+    if (result < 0) return result;
+    if (store(s, g.lo, g.hi, mask, kr, kp, value) < 0) return ERR;
+    return value;
+}
+
+/* WinSearch._win of a card-mode search. */
+static int card_win(S *s, CG g, int p, long long r, u128 mask) {
+    int err = 0;
+    s->nodes++;
+    if (((s->nodes & 1023) == 0 && now_past(s, &err)) ||
+        (s->max_nodes >= 0 && s->nodes > s->max_nodes))
+        return TIMEUP;
+    if (err) return ERR;
+    int n = s->n;
+    if (!n) {
+        s->best = 0;
+        memcpy(s->best_path, s->path, sizeof(Move) * (size_t)s->plen);
+        s->blen = s->plen;
+        s->best_changed = 1;
+        return 1;
+    }
+    int kp;
+    long long kr;
+    key_of(s, p, n, r, &kp, &kr);
+    if (table_get(s->dead, g.lo, g.hi, mask, kr, kp) >= 0) return 0;
+    if ((long long)s->dead->len >= s->dead_entries) table_clear(s->dead);
+    if (table_set(s->dead, g.lo, g.hi, mask, kr, kp, 0) < 0) return ERR;
+    Piles P;
+    cg_piles(&g, &P);
+    int lb = lower_bound(&s->R, P.T, P.B, P.piles, s->seq, n, s->seqcount, p, r, s->best, &err);
+    if (err) return ERR;
+    if (lb >= 1) return 0;
+    if (s->plen >= MAXPATH - 1 || s->olen >= MAXPATH - 1) {
+        PyErr_SetString(PyExc_RecursionError, "the card-mode search went too deep");
+        return ERR;
+    }
+    Cut cuts[2 * MAXN + 4];
+    int ncuts = win_cuts(s, p, n, r, cuts);
+    if (!arena_reserve(s, (size_t)card_max_children(ncuts))) return ERR;
+    size_t base = s->arena_len;
+    int count = card_children(s->seq, n, s->R.fill, &g, p, r, cuts, ncuts, s->arena + base);
+    s->arena_len = base + (size_t)count;
+    onpath_push(s, g.lo, g.hi, mask, kr, kp);
+    int won = 0;
+    for (int ci = 0; ci < count; ci++) {
+        Child ch = s->arena[base + ci];
+        int i = ch.i;
+        if (i < 0) {
+            int kp2;
+            long long kr2;
+            key_of(s, ch.p2, n, ch.r2, &kp2, &kr2);
+            if (onpath_has(s, ch.T, ch.B, mask, kr2, kp2)) continue;
+        }
+        int card = -1, o = -1;
+        u128 mask2 = mask;
+        if (i >= 0) {
+            card = s->seq[i];
+            o = take(s, i);
+            mask2 = mask | ((u128)1 << o);
+        }
+        s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, ch.b};
+        won = card_win(s, (CG){ch.T, ch.B}, ch.p2, ch.r2, mask2);
+        s->plen--;
+        if (i >= 0) put_back(s, i, card, o);
+        if (won) break;
+    }
+    s->olen--;
+    s->arena_len = base;
+    return won;
+}
+
 /* --------------------------------------------------- reading a Search object */
 static int get_ll(PyObject *obj, const char *name, long long none_value, long long *out) {
     PyObject *v = PyObject_GetAttrString(obj, name);
@@ -1320,11 +1668,14 @@ static PyObject *finish(S *s, PyObject *search, int rc) {
     return PyLong_FromLong(rc);
 }
 
+/* A position's grid (a run-mode int, or a card-mode tuple: *card set) and the rest. */
 static int parse_position(PyObject *args, PyObject **search, u128 *T, u128 *B, int *p,
-                          long long *r, u128 *mask) {
+                          long long *r, u128 *mask, int *card) {
     PyObject *g, *m;
     if (!PyArg_ParseTuple(args, "OOiLO", search, &g, p, r, &m)) return -1;
-    if (grid_from_int(g, T, B) < 0 || mask_from_int(m, mask) < 0) return -1;
+    *card = PyTuple_Check(g);
+    if (*card ? card_grid_key(g, T, B) < 0 : grid_from_int(g, T, B) < 0) return -1;
+    if (mask_from_int(m, mask) < 0) return -1;
     return 0;
 }
 
@@ -1333,7 +1684,8 @@ static PyObject *py_dfs(PyObject *self, PyObject *args) {
     u128 T, B, mask;
     int p;
     long long r, order;
-    if (parse_position(args, &search, &T, &B, &p, &r, &mask) < 0) return NULL;
+    int card;
+    if (parse_position(args, &search, &T, &B, &p, &r, &mask, &card) < 0) return NULL;
     S *s = load(search, 0);
     if (!s) return NULL;
     if (p < 0 || p > s->n) {
@@ -1346,7 +1698,7 @@ static PyObject *py_dfs(PyObject *self, PyObject *args) {
         return NULL;
     }
     s->order_spaces = order == 1;
-    int rc = dfs(s, T, B, p, r, mask);
+    int rc = card ? card_dfs(s, (CG){T, B}, p, r, mask) : dfs(s, T, B, p, r, mask);
     return finish(s, search, rc);
 }
 
@@ -1355,7 +1707,8 @@ static PyObject *py_win(PyObject *self, PyObject *args) {
     u128 T, B, mask;
     int p;
     long long r, order;
-    if (parse_position(args, &search, &T, &B, &p, &r, &mask) < 0) return NULL;
+    int card;
+    if (parse_position(args, &search, &T, &B, &p, &r, &mask, &card) < 0) return NULL;
     S *s = load(search, 1);
     if (!s) return NULL;
     if (p < 0 || p > s->n) {
@@ -1368,7 +1721,7 @@ static PyObject *py_win(PyObject *self, PyObject *args) {
         return NULL;
     }
     s->order_spaces = order == 1;
-    int rc = win(s, T, B, p, r, mask);
+    int rc = card ? card_win(s, (CG){T, B}, p, r, mask) : win(s, T, B, p, r, mask);
     if (rc == 0 || rc == 1) {
         int saved = save(s, search);
         release(s);
@@ -1525,14 +1878,22 @@ static int rng_random_below(PyObject *rng, double *out) {
     return (*out == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* rng.randrange(n) for n > 0, as random.Random draws it: getrandbits of n's bit length
+ * until below n (the same draws, without the Python frames). */
 static int rng_randrange(PyObject *rng, int n, int *out) {
-    PyObject *v = PyObject_CallMethod(rng, "randrange", "i", n);
-    if (!v) return -1;
-    long x = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred()) return -1;
-    *out = (int)x;
-    return 0;
+    int k = 0;
+    while ((n >> k) > 0) k++;
+    for (;;) {
+        PyObject *v = PyObject_CallMethod(rng, "getrandbits", "i", k);
+        if (!v) return -1;
+        long x = PyLong_AsLong(v);
+        Py_DECREF(v);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < n) {
+            *out = (int)x;
+            return 0;
+        }
+    }
 }
 
 /* PlayoutSearch._probe; the cards taken are put back before it returns. */
@@ -1688,17 +2049,408 @@ static PyObject *py_probe(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* -------------------------------------------------------------------- beam */
+#define BEAM_CLOCK_EVERY 256
+
+typedef struct {
+    int parent; /* -1: the beam's root */
+    Move mv;
+} PathNode;
+
+typedef struct {
+    u128 T, B;
+    int talon;      /* offset of the talon in the layer's card pool */
+    int tlen;
+    int path;       /* a PathNode index, -1 for the empty path */
+    int fill_start; /* the stock fills of the state (the layer's fills), once expanded */
+    int fill_count;
+    int dominated;
+} BState;
+
+typedef struct {
+    u128 T, B;
+    Move mv;
+} BFill;
+
+typedef struct {
+    BState *states;
+    int len, cap;
+    int *index; /* open addressing on (T, B, talon): state indices, -1 empty */
+    int icap;
+    unsigned char *cards;
+    int clen, ccap;
+    BFill *fills;
+    int flen, fcap;
+} Layer;
+
+typedef struct {
+    PathNode *nodes;
+    int len, cap;
+} Paths;
+
+static int grow(void **buf, int *cap, int need, size_t size) {
+    if (need <= *cap) return 0;
+    int cap2 = *cap ? *cap : 256;
+    while (cap2 < need) cap2 *= 2;
+    void *b = PyMem_Realloc(*buf, (size_t)cap2 * size);
+    if (!b) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *buf = b;
+    *cap = cap2;
+    return 0;
+}
+
+static int path_add(Paths *ps, int parent, Move mv) {
+    if (grow((void **)&ps->nodes, &ps->cap, ps->len + 1, sizeof(PathNode)) < 0) return -2;
+    ps->nodes[ps->len] = (PathNode){parent, mv};
+    return ps->len++;
+}
+
+static uint64_t state_hash(u128 T, u128 B, const unsigned char *talon, int tlen) {
+    uint64_t h = key_hash(T, B, 0, tlen, 0);
+    for (int i = 0; i < tlen; i++) h = (h ^ talon[i]) * 0x100000001b3ULL;
+    return mix64(h);
+}
+
+static void layer_free(Layer *L) {
+    PyMem_Free(L->states);
+    PyMem_Free(L->index);
+    PyMem_Free(L->cards);
+    PyMem_Free(L->fills);
+    memset(L, 0, sizeof *L);
+}
+
+static int layer_reindex(Layer *L, int icap) {
+    int *index = PyMem_Malloc((size_t)icap * sizeof(int));
+    if (!index) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int i = 0; i < icap; i++) index[i] = -1;
+    for (int j = 0; j < L->len; j++) {
+        BState *st = &L->states[j];
+        size_t h = state_hash(st->T, st->B, L->cards + st->talon, st->tlen) & (size_t)(icap - 1);
+        while (index[h] >= 0) h = (h + 1) & (size_t)(icap - 1);
+        index[h] = j;
+    }
+    PyMem_Free(L->index);
+    L->index = index;
+    L->icap = icap;
+    return 0;
+}
+
+/* The state (T, B, talon) of the layer: its index, added with path when new
+ * (*added set); -1 on failure. */
+static int layer_setdefault(Layer *L, u128 T, u128 B, const unsigned char *talon, int tlen,
+                            int path, int *added) {
+    if (2 * (L->len + 1) > L->icap && layer_reindex(L, L->icap ? 2 * L->icap : 256) < 0)
+        return -1;
+    size_t h = state_hash(T, B, talon, tlen) & (size_t)(L->icap - 1);
+    for (;;) {
+        int j = L->index[h];
+        if (j < 0) break;
+        BState *st = &L->states[j];
+        if (st->T == T && st->B == B && st->tlen == tlen &&
+            !memcmp(L->cards + st->talon, talon, (size_t)tlen)) {
+            *added = 0;
+            return j;
+        }
+        h = (h + 1) & (size_t)(L->icap - 1);
+    }
+    if (grow((void **)&L->states, &L->cap, L->len + 1, sizeof(BState)) < 0 ||
+        grow((void **)&L->cards, &L->ccap, L->clen + tlen + 1, 1) < 0)
+        return -1;
+    memcpy(L->cards + L->clen, talon, (size_t)tlen);
+    L->states[L->len] = (BState){T, B, L->clen, tlen, path, 0, 0, 0};
+    L->clen += tlen;
+    L->index[h] = L->len;
+    *added = 1;
+    return L->len++;
+}
+
+typedef struct {
+    int key, lb, idx;
+} Ranked;
+
+static int ranked_cmp(const void *a, const void *b) {
+    const Ranked *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    if (x->lb != y->lb) return x->lb < y->lb ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void note_best_path(S *s, const Paths *ps, int path, int left) {
+    s->best = left;
+    int len = 0;
+    for (int q = path; q >= 0; q = ps->nodes[q].parent) len++;
+    if (len > MAXPATH) len = MAXPATH; /* never: a pass has fewer moves than cards */
+    int j = len;
+    for (int q = path; q >= 0 && j > 0; q = ps->nodes[q].parent) s->best_path[--j] = ps->nodes[q].mv;
+    s->blen = len;
+    s->best_changed = 1;
+}
+
+/* PlayoutSearch._beam for run-mode grids (no redeal left). */
+static int beam(S *s, u128 T0, u128 B0, int p0, long long r, long long width, int card) {
+    int k = s->R.k;
+    int n_stock = s->n - p0;
+    const int *stock = s->seq + p0;
+    Layer *layers = PyMem_Calloc((size_t)n_stock + 1, sizeof(Layer));
+    Paths ps = {NULL, 0, 0};
+    int *work = NULL, wcap = 0;
+    Ranked *ranked = NULL;
+    int rcap = 0;
+    int rc = 0;
+    if (!layers) {
+        PyErr_NoMemory();
+        return ERR;
+    }
+    unsigned char talon0[MAXN];
+    for (int i = 0; i < p0; i++) talon0[i] = (unsigned char)s->seq[i];
+    int added;
+    if (layer_setdefault(&layers[0], T0, B0, talon0, p0, -1, &added) < 0) {
+        rc = ERR;
+        goto done;
+    }
+    for (int st = 0; st <= n_stock; st++) {
+        Layer *L = &layers[st];
+        if (!L->len) continue;
+        const int *rest = stock + st;
+        int nrest = n_stock - st;
+        u128 rest_count = 0;
+        for (int i = 0; i < nrest; i++) rest_count += TF(rest[i]);
+        int seq[MAXN];
+        unsigned char tal[MAXN];
+        /* close the layer under the moves that consume no stock card */
+        int wlen = 0;
+        if (grow((void **)&work, &wcap, L->len, sizeof(int)) < 0) {
+            rc = ERR;
+            goto done;
+        }
+        for (int j = 0; j < L->len; j++) work[wlen++] = j;
+        while (wlen) {
+            int j = work[--wlen];
+            BState cur = L->states[j];
+            int p = cur.tlen, n = p + nrest;
+            memcpy(tal, L->cards + cur.talon, (size_t)p);
+            u128 seqcount = rest_count;
+            for (int i = 0; i < p; i++) {
+                seq[i] = tal[i];
+                seqcount += TF(tal[i]);
+            }
+            memcpy(seq + p, rest, sizeof(int) * (size_t)nrest);
+            int fill_start = L->flen;
+            /* the children at the cut p: the talon build, then the fills (and in card
+             * mode the other grid builds) */
+            Child kids[2 * GRID_SIZE * 2 + 4];
+            int nk = 0, safe = 0;
+            if (card) {
+                Cut here = {p, r};
+                CG g = {cur.T, cur.B};
+                nk = card_children(seq, n, s->R.fill, &g, p, r, &here, 1, kids);
+            } else if (p && safe_at(cur.T, cur.B, seq, seqcount, p)) {
+                safe = 1;
+                int c = seq[p - 1];
+                kids[nk++] = (Child){cur.T - TF(PREV[c]) + TF(c), cur.B, r, p, TALON, -1, p - 1,
+                                     p - 1, -1};
+            } else {
+                if (p > 0) {
+                    int c = seq[p - 1], prev = PREV[c];
+                    if (prev >= 0 && CNT(cur.T, prev))
+                        kids[nk++] = (Child){cur.T - TF(prev) + TF(c), cur.B, r, p, TALON, -1,
+                                             p - 1, p - 1, -1};
+                }
+                int i = fill_index(p, n, s->R.fill);
+                u128 e = run_emptiable(cur.T, cur.B);
+                if (i >= 0) {
+                    int f = seq[i];
+                    while (e) {
+                        u128 low = e & (~e + 1);
+                        int b = low_card(low);
+                        kids[nk++] = (Child){cur.T - TF(b - 3) + TF(f), cur.B - TF(b) + TF(f), r, p,
+                                             EMPTY, b, i, i, -1};
+                        e ^= low;
+                    }
+                }
+            }
+            L->states[j].dominated = safe;
+            for (int ci = 0; ci < nk; ci++) {
+                Child *ch = &kids[ci];
+                Move mv = {ch->q, ch->kind, ch->a, ch->b};
+                if (ch->i >= p) {
+                    if (grow((void **)&L->fills, &L->fcap, L->flen + 1, sizeof(BFill)) < 0) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    L->fills[L->flen++] = (BFill){ch->T, ch->B, mv};
+                    continue;
+                }
+                /* a talon card entered (the talon without it), or none (card mode) */
+                unsigned char t2[MAXN];
+                int tlen2 = p;
+                if (ch->i >= 0) {
+                    memcpy(t2, tal, (size_t)ch->i);
+                    memcpy(t2 + ch->i, tal + ch->i + 1, (size_t)(p - ch->i - 1));
+                    tlen2 = p - 1;
+                } else
+                    memcpy(t2, tal, (size_t)p);
+                int path = L->states[j].path;
+                /* the path is made only when the child is new */
+                int idx = layer_setdefault(L, ch->T, ch->B, t2, tlen2, -3, &added);
+                if (idx < 0) {
+                    rc = ERR;
+                    goto done;
+                }
+                if (added) {
+                    int node = path_add(&ps, path, mv);
+                    if (node < -1) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    L->states[idx].path = node;
+                    if (grow((void **)&work, &wcap, wlen + 1, sizeof(int)) < 0) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    work[wlen++] = idx;
+                }
+            }
+            L->states[j].fill_start = fill_start;
+            L->states[j].fill_count = L->flen - fill_start;
+        }
+        /* rank the layer's states */
+        int nr = 0;
+        if (grow((void **)&ranked, &rcap, L->len, sizeof(Ranked)) < 0) {
+            rc = ERR;
+            goto done;
+        }
+        for (int j = 0; j < L->len; j++) {
+            BState *cur = &L->states[j];
+            if (cur->dominated) continue;
+            s->nodes++;
+            if ((s->nodes & (BEAM_CLOCK_EVERY - 1)) == 0) {
+                int err = 0;
+                if (now_past(s, &err) || (s->max_nodes >= 0 && s->nodes > s->max_nodes)) {
+                    rc = TIMEUP;
+                    goto done;
+                }
+                if (err) {
+                    rc = ERR;
+                    goto done;
+                }
+            }
+            int p = cur->tlen;
+            int left = p + nrest;
+            if (left < s->best) note_best_path(s, &ps, cur->path, left);
+            u128 seqcount = rest_count;
+            for (int i = 0; i < p; i++) {
+                seq[i] = L->cards[cur->talon + i];
+                seqcount += TF(seq[i]);
+            }
+            memcpy(seq + p, rest, sizeof(int) * (size_t)nrest);
+            int err = 0;
+            u128 tops = cur->T, bots = cur->B;
+            int piles = piles_of(cur->T);
+            if (card) {
+                Piles P;
+                CG g = {cur->T, cur->B};
+                cg_piles(&g, &P);
+                tops = P.T;
+                bots = P.B;
+                piles = P.piles;
+            }
+            int lb = lower_bound(&s->R, tops, bots, piles, seq, left, seqcount, p, r, s->best,
+                                 &err);
+            if (err) {
+                rc = ERR;
+                goto done;
+            }
+            if (lb < s->best) ranked[nr++] = (Ranked){lb + p, lb, j};
+        }
+        if (!nrest) break;
+        qsort(ranked, (size_t)nr, sizeof(Ranked), ranked_cmp);
+        int dealt = nrest < k ? nrest : k;
+        long long top = width < nr ? width : nr;
+        for (long long x = 0; x < top; x++) {
+            BState cur = L->states[ranked[x].idx];
+            const unsigned char *ctal = L->cards + cur.talon;
+            for (int f = 0; f < cur.fill_count; f++) {
+                BFill fl = L->fills[cur.fill_start + f];
+                int idx = layer_setdefault(&layers[st + 1], fl.T, fl.B, ctal, cur.tlen, -3, &added);
+                if (idx < 0) {
+                    rc = ERR;
+                    goto done;
+                }
+                if (added) {
+                    int node = path_add(&ps, cur.path, fl.mv);
+                    if (node < -1) {
+                        rc = ERR;
+                        goto done;
+                    }
+                    layers[st + 1].states[idx].path = node;
+                }
+            }
+            unsigned char t2[MAXN];
+            memcpy(t2, ctal, (size_t)cur.tlen);
+            for (int d = 0; d < dealt; d++) t2[cur.tlen + d] = (unsigned char)rest[d];
+            if (layer_setdefault(&layers[st + dealt], cur.T, cur.B, t2, cur.tlen + dealt, cur.path,
+                                 &added) < 0) {
+                rc = ERR;
+                goto done;
+            }
+        }
+        layer_free(L);
+    }
+done:
+    for (int st = 0; st <= n_stock; st++) layer_free(&layers[st]);
+    PyMem_Free(layers);
+    PyMem_Free(ps.nodes);
+    PyMem_Free(work);
+    PyMem_Free(ranked);
+    return rc;
+}
+
+static PyObject *py_beam(PyObject *self, PyObject *args) {
+    PyObject *search, *g;
+    int p;
+    long long r, width;
+    u128 T, B;
+    if (!PyArg_ParseTuple(args, "OOiLL", &search, &g, &p, &r, &width)) return NULL;
+    int card = PyTuple_Check(g);
+    if (card ? card_grid_key(g, &T, &B) < 0 : grid_from_int(g, &T, &B) < 0) return NULL;
+    S *s = load(search, 0);
+    if (!s) return NULL;
+    if (p < 0 || p > s->n || redeal_left(&s->R, r)) {
+        release(s);
+        PyErr_SetString(PyExc_ValueError, "the beam needs a cut in range and no redeal left");
+        return NULL;
+    }
+    int rc = beam(s, T, B, p, r, width, card);
+    if (rc == 0) {
+        int saved = save(s, search);
+        release(s);
+        if (saved < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    return finish(s, search, rc);
+}
+
 static PyMethodDef core_methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(TimeUp, PhaseEnd, bases_unmatched, perf_counter): what the core raises and "
      "calls."},
     {"dfs", py_dfs, METH_VARARGS,
-     "dfs(search, grid, cut, redeals, mask): Search._dfs of a run-mode search."},
+     "dfs(search, grid, cut, redeals, mask): Search._dfs (a run-mode int grid or a "
+     "card-mode tuple)."},
     {"win", py_win, METH_VARARGS,
-     "win(search, grid, cut, redeals, mask): WinSearch._win of a run-mode search."},
+     "win(search, grid, cut, redeals, mask): WinSearch._win (either kind of grid)."},
     {"probe", py_probe, METH_VARARGS,
      "probe(search, rng, grid, cut, redeals, mask, budget): PlayoutSearch._probe of a "
      "run-mode search."},
+    {"beam", py_beam, METH_VARARGS,
+     "beam(search, grid, cut, redeals, width): PlayoutSearch._beam (either kind of grid)."},
     {"lower_bound", py_lower_bound, METH_VARARGS,
      "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max)."},
     {NULL, NULL, 0, NULL},
@@ -1718,6 +2470,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         if (LEVEL[c]) NONBASE |= TF(c);
     }
     NONBASE_BOTH = NONBASE * 3;
+    init_fields();
     if (PyType_Ready(&TableType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m) return NULL;

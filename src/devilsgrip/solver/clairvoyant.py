@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
@@ -29,35 +29,47 @@ from devilsgrip.solver.playouts import (
     run_candidates,
     run_entered,
 )
-from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SharedTable, SolveResult
+from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, Search, SharedTable, SolveResult
+
+
+def use_compiled(search: Search[Any], name: str, method: Any) -> None:
+    """Let ``method`` (the compiled core's) stand for the search's method ``name``, unless
+    the search's class overrides that method (a subclass then keeps its own)."""
+    for cls in type(search).__mro__:
+        if name in vars(cls):
+            if cls.__module__ not in _PURE_MODULES:
+                return
+            break
+    setattr(search, name, method)
+
+
+_PURE_MODULES = frozenset({"devilsgrip.solver.search", "devilsgrip.solver.playouts",
+                           "devilsgrip.solver.winnable"})
+"""The modules whose methods the compiled core transcribes."""
 
 
 class RunSearch(PlayoutSearch[RunGrid]):
     """The search with ``run``-mode grids (:data:`~devilsgrip.solver.grids.RunGrid`).
 
     Where the compiled core runs (:mod:`devilsgrip.solver.core`), its exhaustive
-    search and its playouts are the compiled core's: the same nodes, in the same
+    search, its playouts and its beam are the compiled core's: the same nodes, in the same
     order, on compact state.
     """
-
-    COMPILED_ORDER: ClassVar[int] = 0
-    """The order of the children the compiled core follows: 0 for
-    :meth:`_dfs_children`'s, 1 for the spaces each leaves to be made, the most first
-    (:class:`~devilsgrip.solver.wins.WinHunt`).  A subclass that orders them in any
-    other way runs on the pure-Python core."""
 
     def __init__(self, game: Game, **options: Any) -> None:
         super().__init__(game, **options)
         self.compiled = self._compiled_core()
         if self.compiled is not None:
-            self._dfs = self._compiled_dfs  # type: ignore[method-assign]
-            self._probe = self._compiled_probe  # type: ignore[method-assign]
+            use_compiled(self, "_dfs", self._compiled_dfs)
+            use_compiled(self, "_probe", self._compiled_probe)
+            use_compiled(self, "_beam", self._compiled_beam)
 
     def _compiled_core(self) -> Any:
         """The compiled core's module when it may run this search, else None."""
         module = core.compiled()
         if module is None or not isinstance(self.tt, module.Table):
             return None
+        # a subclass that orders the children in a way of its own runs on the pure core
         if self.COMPILED_ORDER == 0 and type(self)._dfs_children is not RunSearch._dfs_children:
             return None
         return module
@@ -69,6 +81,9 @@ class RunSearch(PlayoutSearch[RunGrid]):
     def _compiled_probe(self, budget: int | None = None) -> None:
         rng = random.Random(len(self.seq) * PLAYOUT_SEED_FACTOR + self.p0 + (budget or 0))
         self.compiled.probe(self, rng, self.grid0, self.p0, self.r0, self.mask0, budget)
+
+    def _compiled_beam(self, width: int) -> None:
+        self.compiled.beam(self, self.grid0, self.p0, self.r0, width)
 
     def grid_of(self, game: Game) -> RunGrid:
         return run_grid(game.grid)
@@ -129,10 +144,29 @@ class RunSearch(PlayoutSearch[RunGrid]):
 
 class CardSearch(PlayoutSearch[CardGrid]):
     """The search with ``card``-mode grids (:data:`~devilsgrip.solver.grids.CardGrid`):
-    peels are searched too, and a line may come back to a position (``CYCLES``)."""
+    peels are searched too, and a line may come back to a position (``CYCLES``).
+
+    Where the compiled core runs, its exhaustive search and its beam are the compiled
+    core's (its playouts, with a redeal left, stay in Python)."""
 
     CYCLES = True
     SHARES_TABLE = False  # a value stored on a cycle is only good within its search
+
+    def __init__(self, game: Game, **options: Any) -> None:
+        super().__init__(game, **options)
+        module = core.compiled()
+        self.compiled: Any = (module if module is not None and isinstance(self.tt, module.Table)
+                              else None)
+        if self.compiled is not None:
+            use_compiled(self, "_dfs", self._compiled_dfs)
+            use_compiled(self, "_beam", self._compiled_beam)
+
+    def _compiled_dfs(self, g: CardGrid, p: int, r: int, mask: int = 0) -> int:
+        value: int = self.compiled.dfs(self, g, p, r, mask)
+        return value
+
+    def _compiled_beam(self, width: int) -> None:
+        self.compiled.beam(self, self.grid0, self.p0, self.r0, width)
 
     def grid_of(self, game: Game) -> CardGrid:
         return card_grid(game.grid)

@@ -64,9 +64,9 @@ class Table(Protocol):
 
 def new_table(rules: Rules) -> Table:
     """An empty transposition table for searches under ``rules``: the compiled core's
-    where it runs and the grids are ``run``-mode ints, else a dict."""
+    where it runs, else a dict."""
     module = core.compiled()
-    if module is not None and rules.move_unit == "run":
+    if module is not None:
         table: Table = module.Table()
         return table
     return {}
@@ -162,6 +162,10 @@ class Search(Generic[G]):
 
     CYCLES: ClassVar[bool] = False
     """Whether a line can come back to a position with no card entered (peels can)."""
+    COMPILED_ORDER: ClassVar[int] = 0
+    """The order of the children the compiled core follows (:mod:`devilsgrip.solver.core`):
+    0 for :meth:`_dfs_children`'s, 1 for the spaces each leaves to be made, the most
+    first (:class:`~devilsgrip.solver.wins.WinHunt`)."""
     SHARES_TABLE: ClassVar[bool] = True
     """Whether every value the search stores is a true lower bound, so that other
     searches may use them (:class:`SharedTable`)."""

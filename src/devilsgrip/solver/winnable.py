@@ -17,7 +17,7 @@ from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
 from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
-from devilsgrip.solver.clairvoyant import CardSearch, RunSearch
+from devilsgrip.solver.clairvoyant import CardSearch, RunSearch, use_compiled
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
 from devilsgrip.solver.lines import realize
 from devilsgrip.solver.moves import Cut, G
@@ -245,11 +245,11 @@ class WinSearch(Search[G], Generic[G]):
         self.dead: Any = set()
         self.dead_entries = dead_entries
         self.relax_nodes = relax_nodes
-        compiled = getattr(self, "compiled", None)  # RunSearch's: the compiled core
+        compiled = getattr(self, "compiled", None)  # the compiled core, where it runs
         if compiled is not None and not relax_nodes:
             self.dead = compiled.Table()
             self._win_core = compiled
-            self._win = self._compiled_win  # type: ignore[method-assign]
+            use_compiled(self, "_win", self._compiled_win)
         self.relaxed_cuts = 0
         """Branches the relaxation ended (the lower bound had not)."""
 
