@@ -21,6 +21,7 @@ from devilsgrip.notation import DEAL, Move, talon_build
 from devilsgrip.session import PlaySession
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
+from devilsgrip.table import reviews
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
@@ -405,12 +406,12 @@ def test_a_failing_review_or_best_line_is_reported_as_such(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Not as a hint: each says what could not be worked out, and the game stays."""
-    from devilsgrip import solver, table
+    from devilsgrip import solver
 
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(table, "review_session", broken)
+    monkeypatch.setattr(reviews, "review_session", broken)
     monkeypatch.setattr(solver, "solve", broken)
 
     async def scenario() -> None:

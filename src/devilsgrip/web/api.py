@@ -137,7 +137,7 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         if public is None:
             tr = Tr(web.language(call.accept_language, None))
             return Reply(404, {"error": "not-found", "message": table.sentence(tr.gettext(
-                N_("there is nothing at this address")))})
+                N_("there is nothing here")))})
         return _public(web, token, call, public)
     handler, locked = route
     try:
