@@ -121,7 +121,8 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path: Path, how: str) 
             "--out", str(out)]
     # its own process group, so the signal reaches every process as Ctrl-C would
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "LANGUAGE": "en"}, start_new_session=True)
+                            env={**os.environ, "LANGUAGE": "en", "DEVILSGRIP_CORE": "python"},
+                            start_new_session=True)
     deadline = time.monotonic() + 60
     while _count(out) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
