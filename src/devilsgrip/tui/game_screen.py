@@ -706,7 +706,7 @@ class GameScreen(Screen[None]):
         about = self.table.snapshot().summary
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
-            moves=game.moves_played, best=about.best, final=about.final,
+            moves=game.moves_played, best=about.best_before, final=about.final,
             given_up=game.given_up, new_best=about.new_best,
             why=table.say_why_ended(self.session, Words()), guard=self.dialog_guard,
         )

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 class GameOverScreen(ModalScreen[str]):
     """The end of a game: why it ended, score, rating and the deal's best score so far.
 
+    ``best`` is the best final score of the deal's other games (None: none yet).
+
     Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
     not final), ``"best"``, ``"quit"`` or ``"close"``.  For ``guard`` seconds
     after it appears it ignores keys: those were typed for the table.
@@ -76,12 +78,14 @@ class GameOverScreen(ModalScreen[str]):
             _("rating: {rating}").format(rating=rating_label(self.rating)),
             ngettext("{n} move", "{n} moves", self.moves).format(n=self.moves),
         ]
-        if self.new_best:
-            lines.append(_("New best on this deal!"))
-        if self.best is None:
+        if self.new_best and self.best is not None:
+            lines.append(_("New best on this deal! The best before was {best}.").format(
+                best=self.best))
+        elif self.best is None:
             lines.append(_("first finished game of this deal"))
         else:
-            lines.append(_("best score on this deal so far: {score}").format(score=self.best))
+            lines.append(_("best score on this deal so far: {score}").format(
+                score=min(self.best, self.score) if self.final else self.best))
         if self.final:
             keys = _("n: new game   R: play this deal again   v: review   b: best line   "
                      "Esc: the grid   q: quit")
