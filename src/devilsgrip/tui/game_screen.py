@@ -17,11 +17,13 @@ that apply now (:meth:`GameScreen.key_hints`) and the help lists them all
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
+from rich.console import Console
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -42,15 +44,16 @@ from devilsgrip.i18n import N_, _
 from devilsgrip.notation import Move
 from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Place, Words
 from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table
+from devilsgrip.table.lines import LineStep, best_line_steps, review_steps
 from devilsgrip.tui.places import PLACES, step
 from devilsgrip.tui.screens import (
-    BestLineScreen,
     ConfirmScreen,
     DealNumberScreen,
     GameOverScreen,
     HelpScreen,
     ReviewScreen,
 )
+from devilsgrip.tui.viewer import LineViewer
 from devilsgrip.tui.widgets import (
     InfoPanel,
     KeyBar,
@@ -68,6 +71,17 @@ if TYPE_CHECKING:
     from devilsgrip.session import PlaySession
     from devilsgrip.solver import Hint
 
+MEASURE_WIDTH: Final = 400
+GRID_LINES: Final = 15
+"""The grid's lines at 80x24: three rows of cells, each a card with the cards beneath it."""
+BOTTOM_LINES: Final = 6
+"""The lines of the stock, the talon and the info panel (see devilsgrip.tcss)."""
+_MEASURE: Final = Console(file=io.StringIO(), width=MEASURE_WIDTH)
+"""A console that only measures how a message wraps (nothing is printed on it)."""
+BOTTOM_FEWEST: Final = 4
+"""The fewest lines of that row: the stock and the talon still show their cards."""
+STATUS_LINES: Final = (2, 6)
+"""The fewest and the most lines of the status area."""
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
 """The smallest terminal the table fits in; below it the screen says so."""
@@ -75,6 +89,7 @@ MIN_HEIGHT: Final = 24
 CURSOR_KEYS: Final = Binding.Group(N_("move the cursor over the grid, the stock and the talon"))
 ALWAYS: Final = frozenset({"help", "quit"})
 """Actions whose keys the key bar always shows."""
+ANY_TIME: Final = ALWAYS | {"more_keys"}
 KEY_NAMES: Final = {
     "enter": N_("Enter"), "space": N_("Space"), "escape": N_("Esc"), "question_mark": "?",
     "left": "←", "right": "→", "up": "↑", "down": "↓", "tab": "Tab",
@@ -172,6 +187,8 @@ class GameScreen(Screen[None]):
                 tooltip=N_("statistics of your games with these rules")),
         Binding("c", "four_colour", N_("four colours"), show=False,
                 tooltip=N_("four-colour deck on or off")),
+        Binding("m", "more_keys", N_("more"), show=False,
+                tooltip=N_("the key bar's next keys, when they do not all fit in it")),
     ]
 
     cursor: reactive[Place] = reactive(0, init=False)
@@ -238,12 +255,12 @@ class GameScreen(Screen[None]):
     class BestLineFound(Message):
         bubble = False
 
-        def __init__(self, score: int, proven: bool, moves: tuple[Move, ...],
+        def __init__(self, score: int, proven: bool, steps: list[LineStep],
                      token: int) -> None:
             super().__init__()
             self.score = score
             self.proven = proven
-            self.moves = moves
+            self.steps = steps
             self.token = token
 
     def __init__(self, controller: Table, *, four_colour: bool = False,
@@ -320,6 +337,7 @@ class GameScreen(Screen[None]):
 
     def _fit(self, width: int, height: int) -> None:
         self.too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self._show_said()
         if self.too_small:
             size = f"{MIN_WIDTH}x{MIN_HEIGHT}"
             self.query_one("#too-small", Static).update(Text.assemble(
@@ -435,9 +453,33 @@ class GameScreen(Screen[None]):
             widget.picked = place == self.picked
             widget.hinted = place in self.hint_places
 
-    def watch_said(self, said: Said) -> None:
+    def watch_said(self) -> None:
+        self._show_said()
+
+    def _show_said(self) -> None:
+        """The message in the status area, never in the grid's room: a long one takes
+        lines from the stock, talon and info row (down to :data:`BOTTOM_FEWEST`), and one
+        too long even then ends in "…"."""
+        said = self.said
         widget = self.query_one("#status", Static)
-        widget.update(said.text)
+        width = max(1, self.size.width - 2)
+        lines = Text(said.text).wrap(_MEASURE, width)
+        spare = self.size.height - GRID_LINES - 1  # the key bar's line
+        room = min(STATUS_LINES[1], max(STATUS_LINES[0], len(lines)))
+        bottom = max(BOTTOM_FEWEST, min(BOTTOM_LINES, spare - room))
+        room = max(1, min(room, spare - bottom))
+        self.query_one("#bottom").styles.height = bottom
+        self.query_one("#info").styles.height = bottom
+        widget.styles.height = room
+        if len(lines) > room:
+            kept = lines[:room]
+            last = kept[-1]
+            last.rstrip()
+            last.truncate(width - 1)
+            last.append("…")
+            widget.update(Text("\n").join(kept))
+        else:
+            widget.update(said.text)
         widget.set_class(said.error, "-error")
 
     def info_items(self) -> tuple[Text, ...]:
@@ -469,7 +511,7 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys wait while the win's arrangement plays or the table does not fit."""
-        if action in ALWAYS:
+        if action in ANY_TIME:
             return True
         return not (self.busy or self.too_small)
 
@@ -739,9 +781,10 @@ class GameScreen(Screen[None]):
     class ReviewFound(Message):
         bubble = False
 
-        def __init__(self, story: str, rows: list[tuple[str, str]], token: int) -> None:
+        def __init__(self, story: str, rows: list[str], steps: list[LineStep],
+                     token: int) -> None:
             super().__init__()
-            self.story, self.rows, self.token = story, rows, token
+            self.story, self.rows, self.steps, self.token = story, rows, steps, token
 
     def show_review(self) -> None:
         """Where the game lost its cards (a game that has ended: it is final from then on)."""
@@ -792,8 +835,9 @@ class GameScreen(Screen[None]):
             return
         words = Words()
         story = table.say_review(review, session.game, words)
-        rows = table.review_rows(review, session.game, words)
-        self.post_message(self.ReviewFound(story, rows, token))
+        rows = [m.line for m in table.costly_moves(review, session.game, words)]
+        steps = review_steps(session.game, review, words)
+        self.post_message(self.ReviewFound(story, rows, steps, token))
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
@@ -802,7 +846,20 @@ class GameScreen(Screen[None]):
             return
         self.sync()
         self.say(message.story)
-        self.open_dialog(ReviewScreen(message.story, message.rows))
+        steps = message.steps
+        costly = [i for i, step in enumerate(steps) if step.played]
+
+        def chosen(row: int | None) -> None:
+            """A costly move chosen in the list: the game shown at it, on the grid."""
+            if row is None or row >= len(costly):
+                return
+            self.open_dialog(LineViewer(steps, _("Review of this game"), start=costly[row],
+                                        four_colour=self.four_colour),
+                             lambda _closed: self.open_dialog(
+                                 ReviewScreen(message.story, message.rows, chosen=row),
+                                 chosen))
+
+        self.open_dialog(ReviewScreen(message.story, message.rows), chosen)
 
     # ------------------------------------------------------------ best line
     def show_best_line(self) -> None:
@@ -826,7 +883,8 @@ class GameScreen(Screen[None]):
         except Exception:  # a failing search must not end the game
             self.post_message(self.SearchFailed(token, "best"))
             return
-        self.post_message(self.BestLineFound(line.score, line.proven, line.moves, token))
+        steps = best_line_steps(line.start, line.moves, line.score, Words())
+        self.post_message(self.BestLineFound(line.score, line.proven, steps, token))
 
     @on(BestLineFound)
     def _best_line_found(self, message: BestLineFound) -> None:
@@ -836,8 +894,12 @@ class GameScreen(Screen[None]):
             return
         self.solution_shown = True
         self.say(_("Best possible score: {score}").format(score=message.score) + ".")
-        self.open_dialog(BestLineScreen(message.score, message.proven,
-                                        [m.text() for m in message.moves]))
+        notes = [_("Best possible score: {score}").format(score=message.score) + ".",
+                 _("Proven best for this deal.") if message.proven
+                 else _("The best line found in the time allowed; it may be beaten."),
+                 _("Watching the line leaves your game and its result as they are.")]
+        self.open_dialog(LineViewer(message.steps, _("The best line"), notes=notes,
+                                    four_colour=self.four_colour))
 
     # ---------------------------------------------------------------- hints
     def action_hint(self) -> None:
@@ -949,6 +1011,10 @@ class GameScreen(Screen[None]):
 
     def action_four_colour(self) -> None:
         self.post_message(self.ToggleFourColour())
+
+    def action_more_keys(self) -> None:
+        """``m``: the key bar's next page of keys (when they do not all fit)."""
+        self.query_one("#keys", KeyBar).turn_page()
 
     def action_quit(self) -> None:
         self.post_message(self.Quit())
