@@ -265,3 +265,30 @@ def test_the_best_line_is_stepped_through_on_the_grid(store: Store,
             assert screen.session.final
 
     asyncio.run(scenario())
+
+
+def test_french_cards_and_a_long_bad_number_at_80x24(screen_text: ScreenText) -> None:
+    from devilsgrip.i18n import set_language
+    from devilsgrip.tui.screens import DealNumberScreen
+
+    set_language("fr")
+
+    async def scenario() -> None:
+        app = DevilsGripApp(None, number=5, flourish_delay=0.0, dialog_guard=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("d")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "R♦" in text and "D♦" in text and "K♦" not in text and "Q♦" not in text
+            await pilot.press("g")
+            await until(pilot, lambda: isinstance(app.screen, DealNumberScreen))
+            await pilot.press(*("9" * 60), "enter")
+            await pilot.pause()
+            error = app.screen.query_one("#deal-number-error")
+            assert "nombres entiers de 1 à" in str(error.render())
+            dialog = app.screen.query_one("#deal-number").region
+            assert dialog.right <= 80 and dialog.bottom <= 24
+            rows = screen_text(app).splitlines()
+            assert all(len(row) <= 80 for row in rows)
+
+    asyncio.run(scenario())

@@ -31,9 +31,9 @@ from devilsgrip.cards import (
     SUIT_OF,
     SUIT_SYMBOLS,
     Card,
-    card_symbol,
 )
-from devilsgrip.i18n import _, ngettext
+from devilsgrip.cards import card_symbol as plain_symbol
+from devilsgrip.i18n import _, card_symbol, ngettext
 from devilsgrip.tui.places import STOCK, TALON, Place, place_name
 
 TWO_COLOURS: Final = ("#1c1c1c", "#c8102e", "#c8102e", "#1c1c1c")
@@ -163,7 +163,7 @@ def pile_lines(pile: Sequence[Card], layout: CardLayout, width: int, four_colour
     lines: list[Text] = []
     if layout.corners:
         middle = [Text(symbol, style=ink)]
-        if layout.big:
+        if layout.big and symbol[:-1] == plain_symbol(top)[:-1]:  # glyphs of J, Q, K
             middle = [Text(row, style=ink) for row in BIG_RANKS[RANK_OF[top]]]
             middle.append(Text(SUIT_SYMBOLS[SUIT_OF[top]], style=ink))
         face_lines = [Text("")] * layout.face
