@@ -356,7 +356,8 @@ def test_the_deal_number_dialog_is_centred_and_says_inside_why_a_number_is_refus
             assert app.screen is dialog
             error = str(dialog.query_one("#deal-number-error", Static).render())
             shown = screen_text(app)  # type: ignore[arg-type]
-            assert "whole numbers from 1 to" in error and all(word in shown for word in error.split())
+            assert "whole numbers from 1 to" in error
+            assert all(word in shown for word in error.split())
             await pilot.press("escape")
             assert app.screen is screen and screen.session.game.number == 1
 
