@@ -26,14 +26,14 @@ from textual.widget import Widget
 from devilsgrip.cards import (
     COLUMNS,
     GRID_SIZE,
+    IS_TOP,
     RANK_OF,
     ROWS,
     SUIT_OF,
     SUIT_SYMBOLS,
     Card,
 )
-from devilsgrip.cards import card_symbol as plain_symbol
-from devilsgrip.i18n import _, card_symbol, ngettext
+from devilsgrip.i18n import RANK_LETTERS, _, card_symbol, current_language, ngettext
 from devilsgrip.tui.places import STOCK, TALON, Place, place_name
 
 TWO_COLOURS: Final = ("#1c1c1c", "#c8102e", "#c8102e", "#1c1c1c")
@@ -129,7 +129,8 @@ BIG_RANKS: Final[dict[int, tuple[str, str, str]]] = {
     12: ("┏━┓", "┃ ┃", "┗━╋"),
     13: ("┃┏┛", "┣┫ ", "┃┗┓"),
 }
-"""Ranks 2 .. K drawn three lines high, for the large cards."""
+"""Ranks 2 .. K drawn three lines high, for the large cards (J, Q, K only where the
+language writes them so: its own letters are drawn as they are)."""
 
 
 def _line(text: Text, width: int, align: str, style: Style) -> Text:
@@ -163,7 +164,7 @@ def pile_lines(pile: Sequence[Card], layout: CardLayout, width: int, four_colour
     lines: list[Text] = []
     if layout.corners:
         middle = [Text(symbol, style=ink)]
-        if layout.big and symbol[:-1] == plain_symbol(top)[:-1]:  # glyphs of J, Q, K
+        if layout.big and not (IS_TOP[top] and current_language() in RANK_LETTERS):
             middle = [Text(row, style=ink) for row in BIG_RANKS[RANK_OF[top]]]
             middle.append(Text(SUIT_SYMBOLS[SUIT_OF[top]], style=ink))
         face_lines = [Text("")] * layout.face
@@ -276,7 +277,10 @@ class PileCell(PlaceWidget):
 
     def render(self) -> RenderResult:
         width = max(1, self.content_size.width)
-        lines = pile_lines(self.pile, self.card_layout, width, self.four_colour, picked=self.picked,
+        grid = self.parent
+        # the grid's layout, also when the cell was not yet there as the grid got its size
+        layout = grid.card_layout if isinstance(grid, PileGrid) else self.card_layout
+        lines = pile_lines(self.pile, layout, width, self.four_colour, picked=self.picked,
                            empty_word=_("empty"))
         return Text("\n").join(lines)
 
