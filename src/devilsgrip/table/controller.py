@@ -38,7 +38,7 @@ from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.store import StoreError
 from devilsgrip.table import policy
-from devilsgrip.table.actions import Summary, deal_best, summary
+from devilsgrip.table.actions import Summary, summary
 from devilsgrip.table.places import STOCK, Place, move_places
 from devilsgrip.table.words import (
     Event,
@@ -171,7 +171,8 @@ class Table:
     def snapshot(self) -> Snapshot:
         """The state now, each status worked out once."""
         session, game, words = self.session, self.session.game, self.words
-        about = summary(session, words, self.best_before())
+        best = self.best_score()
+        about = summary(session, words, best)
         told = say_event(self.event, game, words)
         end = about.end if self.event.kind in _TOLD_WITH_END else ""
         view = game.view()
@@ -188,12 +189,6 @@ class Table:
         )
 
     def best_score(self) -> int | None:
-        """The best final score of this deal: of the other games, and of this one once its
-        result stands (None: none yet, or no store)."""
-        with self.lock:
-            return deal_best(self.session, self.best_before())
-
-    def best_before(self) -> int | None:
         """The best final score of the other games of this deal (None: none, or no store);
         read from the store once per game and finished state."""
         key = (self.session.game_id, id(self.session), self.session.final)
@@ -203,6 +198,16 @@ class Table:
                 best = self.session.best_score()
             self._best = (key, best)
         return self._best[1]
+
+    def deal_best(self) -> int | None:
+        """The best final score on this deal, this game's own counted once it is final (what
+        statistics show: the totals count a final game, so the deal's best does too)."""
+        with self.lock:
+            others = self.best_score()
+            if not self.session.final:
+                return others
+            own = self.game.score
+            return own if others is None else min(others, own)
 
     def applies(self, action: str) -> bool:
         """Whether ``action`` (one of :data:`ACTIONS`) may be taken now."""
