@@ -166,7 +166,13 @@ from devilsgrip.table.settings import (
     DEFAULT_SETTINGS as DEFAULT_SETTINGS,
 )
 from devilsgrip.table.settings import (
+    GUIDE_SEEN as GUIDE_SEEN,
+)
+from devilsgrip.table.settings import (
     SETTING_KEYS as SETTING_KEYS,
+)
+from devilsgrip.table.settings import (
+    SOUNDS as SOUNDS,
 )
 from devilsgrip.table.settings import (
     decode_settings as decode_settings,
