@@ -363,6 +363,10 @@ def test_stats_and_best_score(client: TestClient) -> None:
     assert stats["best"] is None and stats["saving"] is True
     post(client, "/api/move", {"move": "d"})
     post(client, "/api/giveup")
+    # the game just ended counts on this deal as it counts in the totals
+    stats = client.get("/api/stats").json()
+    assert stats["best"] == stats["best_score"] == 72
+    assert state(client)["game"]["best_score"] is None  # the end dialog's "best before"
     post(client, "/api/restart")
     stats = client.get("/api/stats").json()
     assert stats["best"] == 72

@@ -346,7 +346,7 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
 
 
 def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
-    best = browser.table.best_score()
+    best = browser.table.deal_best()
     if web.store is None:
         return {"saving": False, "best": best}
     stats = web.store.stats(owner=browser.owner).to_dict()
