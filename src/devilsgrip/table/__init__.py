@@ -60,6 +60,12 @@ from devilsgrip.table.actions import (
 from devilsgrip.table.actions import (
     undo as undo,
 )
+from devilsgrip.table.guide import (
+    Guide as Guide,
+)
+from devilsgrip.table.guide import (
+    first_steps as first_steps,
+)
 from devilsgrip.table.history import (
     HistoryEntry as HistoryEntry,
 )

@@ -10,6 +10,7 @@
 import { captureRects, finishAnimations, flourish, pause, planFlights, runFlights, snapBack } from "./animation.js";
 import { clearMoveArrows, drawHintArrow } from "./arrows.js";
 import { placeEl } from "./board.js";
+import { renderGuide } from "./guide.js";
 import { confirmThen, showEnd, showSolutionError, showSolutionLine, showSolutionSearching } from "./dialogs.js";
 import { cardName, t, tn } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
@@ -65,6 +66,16 @@ export async function start() {
   document.body.classList.remove("loading");
   document.body.dataset.ready = "1";
   if (document.visibilityState === "visible") clockRunning(true);
+}
+
+// ---------------------------------------------------------------- the guide
+// The player's first action puts the first-game guide away, for good and for every
+// screen: the server keeps that in the player's settings (guide_seen).
+export function putGuideAway() {
+  if (!app.settings.guide) return;
+  setSettings({ guide: null, guide_seen: true });
+  renderGuide();
+  request("POST", "/api/settings", { guide_seen: true }).catch(() => {});
 }
 
 // ---------------------------------------------------------------- the state

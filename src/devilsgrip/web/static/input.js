@@ -4,11 +4,12 @@
 
 import {
   autoMove, catchUp, clockRunning, dealOrRedeal, hint, leaveViewer, newGame, openEnd, pick, play, playAgain,
-  playDrop, putBack, redo, showSolution, undo, viewerPlay, viewerStep,
+  playDrop, putBack, putGuideAway, redo, showSolution, undo, viewerPlay, viewerStep,
 } from "./actions.js";
 import { finishAnimations, rectOf, snapBack } from "./animation.js";
 import { cellEls, placeEl, placeOf } from "./board.js";
 import { closeDialog, openDialog, showPresetOptions } from "./dialogs.js";
+import { guideShown, layoutGuide } from "./guide.js";
 import { t } from "./i18n.js";
 import { clearHint, showMessage } from "./messages.js";
 import { backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, saveSettings, submitNew } from "./menus.js";
@@ -134,6 +135,20 @@ export function endDrag(event, cancelled) {
   playDrop(d.place, target, { ghost, swap: event.shiftKey && typeof d.place === "number" }).then(restore);
 }
 
+// The first-game guide goes with the player's first action, which plays as usual: a
+// pointer pressed anywhere (the guide's words let it through to what lies beneath), or a
+// key other than Tab and the modifiers.
+const NOT_ACTIONS = new Set(["Tab", "Shift", "Control", "Alt", "Meta", "CapsLock"]);
+
+export function onFirstAction(event) {
+  if (!guideShown()) return;
+  if (event.type === "keydown" && NOT_ACTIONS.has(event.key)) return;
+  const button = Boolean(event.target && event.target.id === "guide-close");
+  putGuideAway();
+  // put away by its button: the focus goes to the stock it pointed at
+  if (button) window.setTimeout(() => $("stock").focus(), 0);
+}
+
 // keyboard
 export function neighbour(place, key) {
   if (place === "stock") {
@@ -208,6 +223,8 @@ export function onKeyDown(event) {
 // ------------------------------------------------------------------ wiring
 export function wire() {
   const board = $("board");
+  document.addEventListener("pointerdown", onFirstAction, true);
+  document.addEventListener("keydown", onFirstAction, true);
   // roving tabindex: the cell that last had the focus is the grid's one Tab stop
   $("grid").addEventListener("focusin", (event) => {
     const cell = event.target.closest ? event.target.closest("[data-cell]") : null;
@@ -275,6 +292,7 @@ export function wire() {
     redraw = window.requestAnimationFrame(() => {
       if (app.viewer) showArrows();
       if (reviewOpen()) drawChart();
+      layoutGuide();
     });
   });
 }

@@ -1,0 +1,251 @@
+"""What a player trips over on phones, in a first game and at the end of a game: the
+first-game guide, the swap by touch, taps after a touch drag, the win told at once with
+its sounds, the header and the history on small screens, the statistics after a win
+(Playwright in Debian's Chromium, touch emulated where a phone is).
+
+Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+if CHROMIUM is None:  # pragma: no cover - depends on the machine
+    pytest.skip("chromium is not installed", allow_module_level=True)
+
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
+
+State = dict[str, Any]
+PHONES = [(390, 844), (360, 640), (844, 390)]
+PHONE_IDS = ["phone", "small-phone", "landscape"]
+
+
+def watch(page: Page) -> Page:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+@pytest.fixture
+def open_page(browser: Browser, server_url: str) -> Iterator[Callable[..., Page]]:
+    """A fresh browser (its own cookie and game) showing deal ``number`` after ``moves``;
+    ``touch``: a phone's touch screen; ``guide``: the first-game guide left as a new player
+    sees it (else put away first, as a player who has seen it)."""
+    contexts: list[BrowserContext] = []
+
+    def open_(number: int | None = 1, *, width: int = 1280, height: int = 800,
+              touch: bool = False, lang: str = "en", moves: tuple[str, ...] = (),
+              guide: bool = False, motion: str = "reduce") -> Page:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      has_touch=touch, is_mobile=touch,
+                                      reduced_motion=motion)  # type: ignore[arg-type]
+        contexts.append(context)
+        page = watch(context.new_page())
+        page.goto(server_url + "/")
+        ready(page)
+        settings: dict[str, Any] = {"lang": lang}
+        if not guide:
+            settings["guide_seen"] = True
+        post(page, "/api/settings", settings)
+        if number is not None:
+            post(page, "/api/new", {"game": number})
+        for move in moves:
+            post(page, "/api/move", {"move": move})
+        page.reload()
+        ready(page)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+def ready(page: Page) -> None:
+    page.wait_for_function("() => document.body.dataset.ready && !document.body.dataset.busy")
+
+
+def post(page: Page, path: str, body: dict[str, Any]) -> None:
+    status = page.evaluate(
+        """([path, body]) => fetch(path, {method: 'POST', headers: {'Content-Type':
+            'application/json'}, body: JSON.stringify(body)}).then(r => r.status)""",
+        [path, body])
+    assert status == 200, (path, body, status)
+
+
+def get(page: Page, path: str) -> State:
+    result: State = json.loads(page.evaluate("p => fetch(p).then(r => r.text())", path))
+    return result
+
+
+def no_errors(page: Page) -> None:
+    errors: list[str] = page.errors  # type: ignore[attr-defined]
+    assert errors == [], errors
+
+
+def cell(name: str) -> str:
+    return f'[data-cell="{name}"]'
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.6
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# ------------------------------------------------------------ small screens
+def test_the_hungarian_header_fits_a_small_phone(open_page: Callable[..., Page]) -> None:
+    page = open_page(1, width=360, height=640, touch=True, lang="hu")
+    assert page.locator("#lbl-time").text_content() == "Idő"
+    header = page.evaluate("""() => ({
+        scroll: document.querySelector('.topbar').scrollWidth,
+        time: document.getElementById('time').getBoundingClientRect().right,
+        label: document.getElementById('lbl-time').getBoundingClientRect().right})""")
+    assert header["scroll"] <= 360, header
+    assert header["time"] <= 360 and header["label"] <= 360, header
+    shot(page, "header-hu-360x640")
+    no_errors(page)
+
+
+def test_the_game_history_fits_a_phone_on_its_side(open_page: Callable[..., Page]) -> None:
+    page = open_page(1, width=844, height=390, touch=True)
+    for _ in range(2):  # two finished games, one reviewed
+        post(page, "/api/move", {"move": "d"})
+        post(page, "/api/giveup", {})
+        post(page, "/api/restart", {})
+    page.reload()
+    ready(page)
+    page.tap("#btn-menu")
+    page.locator("#menu-list").get_by_role("button", name="Game history").tap()
+    page.locator("table.history tbody tr").first.wait_for()
+    fit = page.evaluate("""() => {
+        const dialog = document.getElementById('dlg-history').getBoundingClientRect();
+        const table = document.querySelector('table.history').getBoundingClientRect();
+        const buttons = [...document.querySelectorAll('table.history button')]
+            .map(b => b.getBoundingClientRect());
+        return {dialog: [dialog.left, dialog.right], table: [table.left, table.right],
+                buttons: buttons.map(b => [b.left, b.right]),
+                scroll: document.getElementById('dlg-history').scrollWidth,
+                width: document.getElementById('dlg-history').clientWidth};
+    }""")
+    assert fit["scroll"] <= fit["width"], fit
+    assert fit["table"][1] <= fit["dialog"][1], fit
+    assert fit["buttons"] and all(right <= fit["dialog"][1] for _, right in fit["buttons"]), fit
+    shot(page, "history-844x390")
+    no_errors(page)
+
+
+# ------------------------------------------------------------ the first-game guide
+GUIDE_BOXES = """() => {
+    const box = (el) => { const r = el.getBoundingClientRect();
+        return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+    return {note: box(document.getElementById('guide-note')),
+            stock: box(document.getElementById('stock')),
+            cells: [...document.querySelectorAll('[data-cell]')].map(box),
+            rows: [...document.querySelectorAll('.guide-row')].map(el => [el.textContent, box(el)]),
+            firsts: [0, 8, 16].map(i => box(document.querySelectorAll('[data-cell] img')[i])),
+            scroll: [document.getElementById('guide-note').scrollHeight,
+                     document.getElementById('guide-note').clientHeight]};
+}"""
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1 and (
+        a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), *PHONES], ids=["desktop", *PHONE_IDS])
+def test_a_new_player_sees_the_guide_and_the_first_tap_on_the_stock_deals_and_puts_it_away(
+    open_page: Callable[..., Page], size: tuple[int, int],
+) -> None:
+    width, height = size
+    touch = width < 900
+    page = open_page(5, width=width, height=height, touch=touch, guide=True)
+    guide = page.locator("#guide")
+    assert guide.is_visible()
+    assert page.locator("dialog[open]").count() == 0  # not a dialog: nothing is blocked
+    boxes = page.evaluate(GUIDE_BOXES)
+    # the build orders are written on the grid, one on each row
+    orders = [text for text, _ in boxes["rows"]]
+    assert orders == ["2 → 5 → 8 → J", "3 → 6 → 9 → Q", "4 → 7 → 10 → K"]
+    for (_, row), first in zip(boxes["rows"], boxes["firsts"], strict=True):
+        assert row["top"] < first["bottom"] + (first["bottom"] - first["top"]) * 1.5
+    # the note points at the stock and covers neither the stock nor a cell, all of it shown
+    assert not overlaps(boxes["note"], boxes["stock"])
+    assert not [c for c in boxes["cells"] if overlaps(boxes["note"], c)]
+    assert boxes["scroll"][0] <= boxes["scroll"][1] + 1, boxes["scroll"]
+    assert page.locator("#guide-close").is_visible()
+    assert "stock" in (page.locator("#guide-stock").text_content() or "")
+    assert page.locator("#stock.guide-point").count() == 1
+    shot(page, f"guide-{width}x{height}")
+    # the first action plays as usual and puts the guide away, for good
+    if touch:
+        page.tap("#stock")
+    else:
+        page.click("#stock")
+    ready(page)
+    assert get(page, "/api/game")["view"]["moves"] == 1
+    assert guide.is_hidden()
+    page.wait_for_function("() => fetch('/api/settings').then(r => r.json())"
+                           ".then(s => s.guide_seen === true && s.guide === null)")
+    page.reload()
+    ready(page)
+    assert guide.is_hidden()
+    no_errors(page)
+
+
+def test_a_key_is_a_first_action_too_and_the_guide_speaks_the_players_language(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(5, lang="fr", guide=True)
+    assert page.locator("#guide").is_visible()
+    title = page.locator("#guide-title").text_content() or ""
+    assert title and title != "Your first game"
+    page.keyboard.press("Tab")  # moving the focus is not yet an action
+    assert page.locator("#guide").is_visible()
+    page.keyboard.press("d")
+    ready(page)
+    assert page.locator("#guide").is_hidden()
+    assert get(page, "/api/game")["view"]["moves"] == 1
+    no_errors(page)
+
+
+def test_the_guides_button_puts_it_away_without_playing(open_page: Callable[..., Page]) -> None:
+    page = open_page(5, width=390, height=844, touch=True, guide=True)
+    page.tap("#guide-close")
+    assert page.locator("#guide").is_hidden()
+    assert get(page, "/api/game")["view"]["moves"] == 0
+    page.wait_for_function("() => fetch('/api/settings').then(r => r.json())"
+                           ".then(s => s.guide_seen === true)")
+    no_errors(page)
+
+
+def test_the_guide_lets_a_tap_through_to_the_talon_beneath_it(
+    open_page: Callable[..., Page],
+) -> None:
+    """A game already under way when the guide shows: its words cover the talon on a phone,
+    yet a tap there picks up the talon's card (and puts the guide away)."""
+    page = open_page(5, width=390, height=844, touch=True, guide=True, moves=("d",))
+    assert page.locator("#guide").is_visible()
+    x, y = centre(page, "#talon .fan.top")
+    page.touchscreen.tap(x, y)
+    assert page.locator("#guide").is_hidden()
+    assert page.locator("#talon.selected").count() == 1
+    no_errors(page)
