@@ -249,3 +249,123 @@ def test_the_guide_lets_a_tap_through_to_the_talon_beneath_it(
     assert page.locator("#guide").is_hidden()
     assert page.locator("#talon.selected").count() == 1
     no_errors(page)
+
+
+# ------------------------------------------------------------ touch
+def touch_path(page: Page, points: list[tuple[float, float]], *, hold_ms: int = 0) -> None:
+    """A finger put down at the first point, held ``hold_ms``, moved through the others
+    and lifted at the last (Chromium's touch events through the DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    first = points[0]
+    cdp.send("Input.dispatchTouchEvent",
+             {"type": "touchStart", "touchPoints": [{"x": first[0], "y": first[1]}]})
+    if hold_ms:
+        page.wait_for_timeout(hold_ms)
+    for x, y in points[1:]:
+        cdp.send("Input.dispatchTouchEvent",
+                 {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def touch_drag(page: Page, source: str, target: str, *, hold_ms: int = 0) -> None:
+    (ax, ay), (bx, by) = centre(page, source), centre(page, target)
+    touch_path(page, [(ax, ay), *((ax + (bx - ax) * k / 8, ay + (by - ay) * k / 8)
+                                  for k in range(1, 9))], hold_ms=hold_ms)
+
+
+def wobbly_tap(page: Page, selector: str, wobble: float = 9.0) -> None:
+    """A finger's tap that moves a few pixels before it lifts (more than a mouse's drag
+    threshold, less than a finger's)."""
+    x, y = centre(page, selector)
+    touch_path(page, [(x, y), (x + wobble / 2, y + 1), (x + wobble, y + 2)])
+
+
+def settled(page: Page) -> None:
+    page.wait_for_timeout(60)
+    ready(page)
+
+
+def grid_build(st: State) -> tuple[str, str]:
+    src, dst = next(m for m in st["view"]["legal"] if "-" in m and not m.startswith("t")).split("-")
+    return src, dst
+
+
+def test_a_tap_that_wobbles_is_a_tap_and_a_tap_after_a_drag_is_never_lost(
+    open_page: Callable[..., Page],
+) -> None:
+    page = open_page(5, width=390, height=844, touch=True, moves=("d",))
+    st = get(page, "/api/game")
+    src, dst = grid_build(st)
+    # tap, tap with a wobbling finger: the card is picked up, then played
+    wobbly_tap(page, cell(src))
+    settled(page)
+    assert page.locator(f"{cell(src)}.selected").count() == 1
+    wobbly_tap(page, cell(dst))
+    settled(page)
+    after = get(page, "/api/game")
+    assert after["view"]["moves"] == st["view"]["moves"] + 1
+    # a drag, then at once a tap: the tap picks up the card it touched
+    src, dst = grid_build(after)
+    touch_drag(page, cell(src), cell(dst))
+    settled(page)
+    assert get(page, "/api/game")["view"]["moves"] == after["view"]["moves"] + 1
+    other = next(c["name"] for c in page.evaluate(
+        "() => [...document.querySelectorAll('[data-cell]')].map(c => ({name: c.dataset.cell,"
+        " n: Number(c.dataset.count)}))") if c["n"] > 0)
+    page.touchscreen.tap(*centre(page, cell(other)))
+    settled(page)
+    assert page.locator(f"{cell(other)}.selected").count() == 1
+    no_errors(page)
+
+
+@pytest.mark.parametrize("size", PHONES, ids=PHONE_IDS)
+def test_holding_a_pile_then_dragging_it_swaps_by_touch(open_page: Callable[..., Page],
+                                                      size: tuple[int, int]) -> None:
+    width, height = size
+    page = open_page(5, width=width, height=height, touch=True)
+    grid = get(page, "/api/game")["view"]["grid"]
+    touch_drag(page, cell("a1"), cell("b1"), hold_ms=700)
+    settled(page)
+    after = get(page, "/api/game")["view"]
+    assert (after["grid"][0], after["grid"][1]) == (grid[1], grid[0])
+    assert after["score"] == 72 and after["moves"] == 1
+    page.click("#btn-menu")
+    page.locator("#menu-list").get_by_role("button", name="Help and keys").click()
+    assert "hold your finger on one until it lifts" in (
+        page.locator("#help-body").text_content() or "")
+    no_errors(page)
+
+
+@pytest.mark.parametrize("size", PHONES, ids=PHONE_IDS)
+@pytest.mark.parametrize("lang", ["en", "fr", "hu"])
+def test_the_swap_offer_is_shown_whole_and_tappable_on_a_phone(
+    open_page: Callable[..., Page], size: tuple[int, int], lang: str,
+) -> None:
+    """Deal 5: the 3 of diamonds (a1) does not go on the 9 of diamonds (b1): the reason is
+    shown with the offer to swap the two piles."""
+    width, height = size
+    page = open_page(5, width=width, height=height, touch=True, lang=lang)
+    grid = get(page, "/api/game")["view"]["grid"]
+    touch_drag(page, cell("a1"), cell("b1"))
+    offer = page.locator("#message button.offer")
+    offer.wait_for(state="visible")
+    settled(page)
+    box = offer.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    # nothing covers it: the button itself is what a finger at its centre touches
+    hit = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.classList.contains('offer')",
+                        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert hit is True
+    message = page.evaluate("() => { const m = document.getElementById('message');"
+                            " return [m.scrollHeight, m.clientHeight]; }")
+    assert message[0] <= message[1] + 1, message  # the reason is shown whole too
+    shot(page, f"swap-offer-{lang}-{width}x{height}")
+    offer.tap()
+    settled(page)
+    after = get(page, "/api/game")["view"]["grid"]
+    assert (after[0], after[1]) == (grid[1], grid[0])
+    no_errors(page)

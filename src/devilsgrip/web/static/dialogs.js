@@ -122,6 +122,7 @@ export function buildHelp() {
       t("Double-click a card to move it when it has exactly one place to go."),
       t("Click the stock to deal; when it is empty, click it to redeal."),
       t("Swaps: drag a pile onto an empty cell and the two cells exchange places. To swap two piles, hold Shift while you drop one on the other, or take the offer to swap shown after a drop that does not build. Swaps never change the score."),
+      t("On a touch screen, to swap two piles, hold your finger on one until it lifts, then drag it onto the other."),
       t("A card dropped where it may not go returns, and the reason is shown."),
     ]),
     h(t("Keyboard")),
