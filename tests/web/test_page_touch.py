@@ -369,3 +369,120 @@ def test_the_swap_offer_is_shown_whole_and_tappable_on_a_phone(
     after = get(page, "/api/game")["view"]["grid"]
     assert (after[0], after[1]) == (grid[1], grid[0])
     no_errors(page)
+
+
+# ------------------------------------------------------------ the win and its sounds
+AUDIO_SPY = """(() => {
+    window.__audio = {made: 0, sources: [], gestures: 0};
+    for (const type of ['pointerdown', 'keydown']) {
+        document.addEventListener(type, () => { window.__audio.gestures += 1; }, true);
+    }
+    const Real = window.AudioContext;
+    if (!Real) return;
+    window.AudioContext = class extends Real {
+        constructor(...args) {
+            super(...args);
+            window.__audio.made += 1;
+            window.__audio.madeAfter = window.__audio.gestures;
+        }
+    };
+    for (const Node of [AudioScheduledSourceNode, AudioBufferSourceNode]) {
+        if (!Object.prototype.hasOwnProperty.call(Node.prototype, 'start')) continue;
+        const start = Node.prototype.start;
+        Node.prototype.start = function (...args) {
+            window.__audio.sources.push(this instanceof OscillatorNode ? 'tone' : 'noise');
+            return start.apply(this, args);
+        };
+    }
+})();"""
+
+
+def won_line() -> list[str]:
+    from devilsgrip.game import Game
+    from devilsgrip.solver import solve
+
+    result = solve(Game(1), time_limit=20.0)
+    assert result.score == 0
+    return [m.text() for m in result.moves]
+
+
+def play_by_clicks(page: Page, move: str) -> None:
+    if move in ("d", "r"):
+        page.keyboard.press(move)
+    elif move.startswith("t-"):
+        page.click("#talon")
+        page.click(cell(move[2:]))
+    else:
+        src, dst = move.split("-")
+        page.click(cell(src))
+        page.click(cell(dst))
+
+
+def test_the_win_is_told_at_once_the_grid_arranges_within_a_second_and_it_sounds(
+    open_page: Callable[..., Page],
+) -> None:
+    moves = won_line()
+    page = open_page(1, moves=tuple(moves[:-3]), motion="no-preference")
+    page.add_init_script(AUDIO_SPY)
+    page.reload()
+    ready(page)
+    page.evaluate("""() => {
+        window.__won = {};
+        const arranged = () => [...document.querySelectorAll('[data-cell]')]
+            .map(c => (c.dataset.top || ' ')[0]).join('') === 'JJJJJJJJQQQQQQQQKKKKKKKK';
+        new MutationObserver(() => {
+            if (document.getElementById('dlg-end').open && !window.__won.dialog) {
+                window.__won.dialog = performance.now();
+            }
+        }).observe(document.getElementById('dlg-end'), {attributes: true});
+        const watch = () => {
+            if (arranged() && !document.querySelector('.flying') && !window.__won.arranged) {
+                window.__won.arranged = performance.now();
+            }
+            requestAnimationFrame(watch);
+        };
+        watch();
+    }""")
+    assert page.evaluate("() => window.__audio.made") == 0  # nothing before a gesture
+    for move in moves[-3:-1]:
+        play_by_clicks(page, move)
+        ready(page)
+    assert page.evaluate("() => window.__audio.made") == 1
+    assert page.evaluate("() => window.__audio.madeAfter") >= 1
+    assert "noise" in page.evaluate("() => window.__audio.sources")  # the cards sound
+    page.evaluate("() => { window.__audio.sources = []; window.__won.sent = performance.now(); }")
+    play_by_clicks(page, moves[-1])
+    page.locator("#dlg-end").wait_for(state="visible", timeout=10_000)
+    page.wait_for_function("() => window.__won.arranged", timeout=10_000)
+    won = page.evaluate("() => window.__won")
+    # the last click sends the move; the dialog is there as soon as the answer is
+    assert won["dialog"] - won["sent"] < 1000, won
+    assert won["arranged"] - won["dialog"] < 1000, won
+    assert page.locator("#end-title").text_content() == "You won!"
+    # the win's tune: tones, not only the cards' noise
+    assert page.evaluate("() => window.__audio.sources.filter(s => s === 'tone').length") >= 4
+    shot(page, "won-at-once-1280x800")
+    no_errors(page)
+
+
+def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> None:
+    page = open_page(5)
+    page.add_init_script(AUDIO_SPY)
+    page.reload()
+    ready(page)
+    page.click("#btn-settings")
+    box = page.locator("#set-sounds")
+    assert box.is_checked()  # on by default
+    box.uncheck()
+    page.click("#set-save")
+    page.wait_for_function("() => fetch('/api/settings').then(r => r.json())"
+                           ".then(s => s.sounds === false)")
+    page.click("#stock")
+    ready(page)
+    assert get(page, "/api/game")["view"]["moves"] == 1
+    assert page.evaluate("() => window.__audio.sources") == []
+    page.reload()
+    ready(page)
+    page.click("#btn-settings")
+    assert not page.locator("#set-sounds").is_checked()
+    no_errors(page)

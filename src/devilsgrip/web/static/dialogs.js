@@ -33,6 +33,7 @@ export function showEnd() {
   const v = st.view;
   const game = st.game || {};
   $("end-title").textContent = v.won ? t("You won!") : v.given_up ? t("Game given up") : t("Game over");
+  $("dlg-end").classList.toggle("won", Boolean(v.won));
   $("end-score").textContent = t("Score: {score}", { score: v.score });
   // a win needs no rating line: the title says it
   $("end-rating").hidden = Boolean(v.won);
@@ -284,6 +285,7 @@ export function showSettings() {
   const presets = app.words.presets;
   fillOptions($("set-lang"), app.words.languages.map((code) => [code, languageName(code)]), s.lang);
   $("set-four").checked = Boolean(s.four_colour);
+  $("set-sounds").checked = s.sounds !== false;
   fillOptions($("set-anim"), ["off", "fast", "normal", "slow"].map((v) => [v, speedName(v)]), s.animation || "normal");
   const parts = s.rules_parts || { preset: "classic", options: (presets.classic || {}).options || {} };
   fillOptions($("set-preset"), Object.keys(presets).map((p) => [p, presetName(p)]), parts.preset);
@@ -301,6 +303,7 @@ export function readSettings() {
   return {
     lang: $("set-lang").value,
     four_colour: $("set-four").checked,
+    sounds: $("set-sounds").checked,
     animation: $("set-anim").value,
     rules: composeRules(),
   };

@@ -10,6 +10,7 @@ import { finishAnimations, rectOf, snapBack } from "./animation.js";
 import { cellEls, placeEl, placeOf } from "./board.js";
 import { closeDialog, openDialog, showPresetOptions } from "./dialogs.js";
 import { guideShown, layoutGuide } from "./guide.js";
+import { wakeSound } from "./sound.js";
 import { t } from "./i18n.js";
 import { clearHint, showMessage } from "./messages.js";
 import { backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, saveSettings, submitNew } from "./menus.js";
@@ -283,6 +284,8 @@ export function wire() {
   const board = $("board");
   document.addEventListener("pointerdown", onFirstAction, true);
   document.addEventListener("keydown", onFirstAction, true);
+  // the sounds wait for the player's first gesture
+  for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, wakeSound, true);
   // roving tabindex: the cell that last had the focus is the grid's one Tab stop
   $("grid").addEventListener("focusin", (event) => {
     const cell = event.target.closest ? event.target.closest("[data-cell]") : null;

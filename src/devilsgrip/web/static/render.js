@@ -53,6 +53,7 @@ export function applyStrings() {
   $("settings-title").textContent = t("Settings");
   $("lbl-set-lang").textContent = t("Language");
   $("lbl-set-four").textContent = t("Four-colour deck");
+  $("lbl-set-sounds").textContent = t("Sounds");
   $("lbl-set-anim").textContent = t("Animation speed");
   $("lbl-set-rules").textContent = t("Rules for new games");
   $("lbl-set-preset").textContent = t("Preset");
