@@ -462,6 +462,13 @@ def test_the_win_is_told_at_once_the_grid_arranges_within_a_second_and_it_sounds
     # the win's tune: tones, not only the cards' noise
     assert page.evaluate("() => window.__audio.sources.filter(s => s === 'tone').length") >= 4
     shot(page, "won-at-once-1280x800")
+    # the statistics count the game just won on this deal as in the totals
+    page.keyboard.press("Escape")
+    page.click("#btn-stats")
+    page.locator("table.stats").wait_for()
+    rows = dict(page.evaluate("() => [...document.querySelectorAll('table.stats tr')]"
+                              ".map(r => [r.cells[0].textContent, r.cells[1].textContent])"))
+    assert rows["Best score"] == "0" and rows["Best on this deal"] == "0", rows
     no_errors(page)
 
 
@@ -486,3 +493,21 @@ def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> No
     page.click("#btn-settings")
     assert not page.locator("#set-sounds").is_checked()
     no_errors(page)
+
+
+
+# ------------------------------------------------------------ wording
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_long_bad_number_keeps_the_new_game_dialog_whole(open_page: Callable[..., Page],
+                                                            lang: str) -> None:
+    page = open_page(1, width=360, height=640, touch=True, lang=lang)
+    page.tap("#btn-new")
+    page.fill("#new-number", "9" * 39)
+    page.tap("#new-deal")
+    error = page.locator("#new-error")
+    error.wait_for(state="visible")
+    assert "9" * 39 in (error.text_content() or "")
+    widths = page.evaluate("() => { const d = document.getElementById('dlg-new');"
+                           " return [d.scrollWidth, d.clientWidth]; }")
+    assert widths[0] <= widths[1], widths
+    shot(page, f"bad-number-{lang}-360x640")
