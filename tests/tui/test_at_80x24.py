@@ -292,3 +292,40 @@ def test_french_cards_and_a_long_bad_number_at_80x24(screen_text: ScreenText) ->
             assert all(len(row) <= 80 for row in rows)
 
     asyncio.run(scenario())
+
+
+def test_the_first_game_guide_goes_at_the_first_action_for_good(
+        store: Store, screen_text: ScreenText) -> None:
+    from devilsgrip.table import GUIDE_SEEN, decode_settings
+    from devilsgrip.tui.app import OWNER
+    from devilsgrip.tui.places import STOCK
+
+    async def first_run() -> None:
+        app = DevilsGripApp(store, number=5, flourish_delay=0.0, dialog_guard=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.guide is not None
+            text = screen_text(app)
+            for order in ("2 → 5 → 8 → J", "3 → 6 → 9 → Q", "4 → 7 → 10 → K"):
+                assert order in text
+            assert "» stock" in text and screen._places[STOCK].hinted  # it points at the stock
+            assert "Start here: the stock deals 3 cards" in screen.status
+            assert "F1 help" in text and "╭─ a3" in text  # nothing of the table hidden
+            await pilot.press("d")  # the first action plays as usual
+            await pilot.pause()
+            assert screen.session.game.moves_played == 1
+            assert screen.guide is None and not screen._places[STOCK].hinted
+            assert "2 → 5 → 8 → J" not in screen_text(app)
+            assert screen.status.startswith("Dealt 3 cards")
+
+    async def second_run() -> None:
+        app = DevilsGripApp(store, number=6, flourish_delay=0.0, dialog_guard=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen) and screen.guide is None
+            assert "2 → 5 → 8 → J" not in screen_text(app)
+
+    asyncio.run(first_run())
+    assert decode_settings(store.settings(OWNER))[GUIDE_SEEN] is True
+    asyncio.run(second_run())

@@ -21,8 +21,8 @@ from devilsgrip.notation import DEAL, Move, talon_build
 from devilsgrip.session import PlaySession
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
-from devilsgrip.table import reviews
-from devilsgrip.tui.app import DevilsGripApp
+from devilsgrip.table import GUIDE_SEEN, reviews
+from devilsgrip.tui.app import OWNER, DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
 from devilsgrip.tui.screens import GameOverScreen, HelpScreen, StatsScreen
@@ -224,6 +224,8 @@ def test_the_screen_speaks_french(store: Store) -> None:
     cell = next(c for c in range(24) if game.reason(talon_build(c)) is not None)
     reason = game.reason(talon_build(cell))
     assert reason is not None
+
+    store.set_setting(OWNER, GUIDE_SEEN, "1")  # the first-game guide put away before
 
     async def scenario() -> None:
         app = make_app(store, number=1)

@@ -400,7 +400,7 @@ def test_snapshot_without_colour_cursor_hint_picked_and_empty_cells_differ(
             assert len(set(shapes.values())) == len(shapes), shapes
             assert shapes["plain"] == "╭─" and shapes["cursor"] == "╔═"
             title = rows[screen._places[hinted].region.y]
-            assert f"{HINT_MARK}{CELL_NAMES[hinted]}" in title  # the name whole
+            assert f"{HINT_MARK} {CELL_NAMES[hinted]}" in title
             talon_title = rows[screen._places[TALON].region.y]
             assert f"{HINT_MARK}{PICKED_MARK} talon" in talon_title
             empty_region = screen._places[empty].region

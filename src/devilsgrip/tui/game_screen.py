@@ -37,12 +37,12 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from devilsgrip import table
-from devilsgrip.cards import COLUMNS, GRID_SIZE, Card
+from devilsgrip.cards import CELL_NAMES, COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Pile
 from devilsgrip.i18n import N_, _
 from devilsgrip.notation import Move
-from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Place, Words
+from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Guide, Place, Words
 from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table
 from devilsgrip.table.lines import LineStep, best_line_steps, review_steps
 from devilsgrip.tui.places import PLACES, step
@@ -224,6 +224,9 @@ class GameScreen(Screen[None]):
     class Quit(Message):
         """The player closes the terminal game."""
 
+    class GuideSeen(Message):
+        """The player's first action put the first-game guide away (for every screen)."""
+
     class OpenDialog(Message):
         """Show ``dialog`` over the table; its answer goes to ``answered``."""
 
@@ -266,8 +269,10 @@ class GameScreen(Screen[None]):
     def __init__(self, controller: Table, *, four_colour: bool = False,
                  hint_time: float = 1.0, solve_time: float = 10.0,
                  flourish_delay: float = 0.25, dialog_guard: float = 0.5,
-                 warning: str | None = None) -> None:
+                 warning: str | None = None, guide: Guide | None = None) -> None:
         super().__init__()
+        self.guide = guide
+        """The first-game guide while it is shown (None once put away, or seen before)."""
         self.table = controller
         """The one door to the game: every action goes through it."""
         self.set_reactive(GameScreen.four_colour, four_colour)
@@ -380,6 +385,8 @@ class GameScreen(Screen[None]):
         self._warning = None
         if problems:
             self.say("  ".join(table.sentence(p) for p in problems), error=True)
+        elif self.guide is not None:
+            self.say(f"{self.guide.stock} {self.guide.build}")
         elif self.session.game.moves_played:
             self.say(_("Game resumed. Press F1 for the rules and keys."))
         else:
@@ -419,7 +426,8 @@ class GameScreen(Screen[None]):
         talon.cards = shown.talon[-3:]
         talon.count = len(shown.talon)
         info = self.query_one("#info", InfoPanel)
-        info.heading = (shown.about.deal, shown.about.rules)
+        info.heading = ((self.guide.title, shown.about.deal) if self.guide is not None
+                        else (shown.about.deal, shown.about.rules))
         info.border_subtitle = "" if shown.saving else _("not saving")
         info.set_class(not shown.saving, "-not-saving")
         info.items = self.info_items()
@@ -451,7 +459,9 @@ class GameScreen(Screen[None]):
         for place, widget in self._places.items():
             widget.cursor = place == self.cursor
             widget.picked = place == self.picked
-            widget.hinted = place in self.hint_places
+            # the guide points at the stock as a hint does (» before its name)
+            widget.hinted = place in self.hint_places or (
+                self.guide is not None and place == STOCK)
 
     def watch_said(self) -> None:
         self._show_said()
@@ -483,8 +493,14 @@ class GameScreen(Screen[None]):
         widget.set_class(said.error, "-error")
 
     def info_items(self) -> tuple[Text, ...]:
-        """The info panel's items (each kept whole when the panel wraps)."""
+        """The info panel's items (each kept whole when the panel wraps); while the guide
+        is shown, the build order of each row of the grid."""
         assert self.shown is not None
+        if self.guide is not None:
+            return tuple(Text.assemble((f"{CELL_NAMES[row * COLUMNS]}–"
+                                        f"{CELL_NAMES[row * COLUMNS + COLUMNS - 1]}  ", "bold"),
+                                       order)
+                         for row, order in enumerate(self.guide.rows))
         about = self.shown.about
         words = Words()
         items = [
@@ -616,6 +632,7 @@ class GameScreen(Screen[None]):
             except Refusal as refusal:
                 self.refuse(refusal)
                 return
+            self.put_guide_away()
             self.picked = place
             self.say(picked.said)
             return
@@ -636,6 +653,15 @@ class GameScreen(Screen[None]):
             self.picked = None
             self.say(table.say_event(Event("putback"), self.session.game, Words()))
 
+    def put_guide_away(self) -> None:
+        """The player's first action (it plays as usual) puts the guide away, for good."""
+        if self.guide is None:
+            return
+        self.guide = None
+        self._show_marks()
+        self.watch_shown(self.shown)  # the info panel's own items again
+        self.post_message(self.GuideSeen())
+
     # --------------------------------------------------------------- moves
     def play(self, move: Move) -> bool:
         """Ask the controller to play ``move``; show why when it is refused."""
@@ -650,6 +676,7 @@ class GameScreen(Screen[None]):
             self.picked = None
             self._after_refusal(refusal)
             return False
+        self.put_guide_away()
         if outcome.event.kind == "putback":
             self.picked = None
             self.say(outcome.said)

@@ -25,7 +25,6 @@ from textual.widget import Widget
 
 from devilsgrip.cards import (
     COLUMNS,
-    GRID_SIZE,
     IS_TOP,
     RANK_OF,
     ROWS,
@@ -53,6 +52,8 @@ BENEATH_MARK: Final = "└"
 """Starts the line of the cards beneath the top card."""
 HINT_MARK: Final = "»"
 """Before the name of a place the hint names."""
+TITLE_FRAME: Final = 6
+"""The cells of a border around its title: the corners, a line each side, a space each side."""
 PICKED_MARK: Final = "↑"
 """Before the name of the place whose cards are picked up."""
 
@@ -246,9 +247,13 @@ class PlaceWidget(Widget):
     def _retitle(self) -> None:
         marks = (HINT_MARK if self.hinted else "") + (PICKED_MARK if self.picked else "")
         name = self.name_text()
-        # a cell's border (8 wide at 80 columns) keeps its name whole: the marks touch it
-        joint = "" if self.place < GRID_SIZE else " "
+        # the border keeps the name whole: the marks touch it when a space would not fit
+        room = self.outer_size.width - TITLE_FRAME
+        joint = " " if self.outer_size.width == 0 or len(marks) + 1 + len(name) <= room else ""
         self.border_title = f"{marks}{joint}{name}" if marks else name
+
+    def on_resize(self) -> None:
+        self._retitle()
 
     def watch_hinted(self) -> None:
         self._retitle()
