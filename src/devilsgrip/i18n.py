@@ -492,7 +492,7 @@ _RULES_EXPECTED: Final = {
     "fill_from_talon": N_("'true' or 'false'"),
 }
 _CARD_PARAMS: Final = ("card", "target", "need")
-NUMBER_SHOWN: Final = 24
+NUMBER_SHOWN: Final = 40
 """The most characters of a bad game number a message repeats (its start and end)."""
 
 
