@@ -9,7 +9,7 @@ PLAY_STAMP := $(VENV)/.play-installed
 TEST_STAMP := $(VENV)/.test-installed
 ARGS ?=
 
-.PHONY: play test check lint typecheck pytest docs screenshots browser axe clean bench
+.PHONY: play test check lint typecheck pytest docs screenshots browser axe pyodide site clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,18 @@ axe:
 	  else echo "warning: npm missing; accessibility checks will be skipped"; fi; \
 	fi
 
+# The game as a static web app (build/site/): the Pyodide runtime comes from its npm
+# package, installed (not committed) into .site-tools/ at the version the site is built for.
+PYODIDE_VERSION := 314.0.8
+PYODIDE := .site-tools/node_modules/pyodide
+pyodide:
+	@if [ "$$(cat $(PYODIDE)/package.json 2>/dev/null | grep -o '"version": *"[^"]*"' | grep -o '[0-9][^"]*')" != "$(PYODIDE_VERSION)" ]; then \
+	  npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix .site-tools pyodide@$(PYODIDE_VERSION) >/dev/null; \
+	fi
+
+site: $(PLAY_STAMP) pyodide
+	$(BIN)/devilsgrip site build/site --pyodide $(PYODIDE)
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks) docs/hooks scripts
 
@@ -79,4 +91,4 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools build/docs
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools .site-tools build/docs build/site

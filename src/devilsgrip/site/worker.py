@@ -1,0 +1,116 @@
+"""The browser game's API inside the page's Web Worker (under Pyodide).
+
+The worker's script (``files/worker.js``) makes one :class:`WorkerDoor` on the data
+folder it keeps in the browser (IndexedDB), then passes it each request of the page
+as the HTTP adapter would: method, path with its query, JSON body, the languages the
+browser accepts.  The answer is the status and the JSON text of
+:func:`devilsgrip.web.api.handle`, the same as the local server's.  There are no
+threads in the worker: the solver's work (hints, best lines, reviews) runs at once,
+within its time limits, and the session token the server keeps in a cookie is kept
+in a file beside the database.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> door = WorkerDoor(Path(tempfile.mkdtemp()), game=5)
+>>> status, text = door.answer("POST", "/api/stock", "{}", "en")
+>>> status, '"announce":"Dealt 3 cards: 8♥, K♦, Q♦."' in text
+(200, True)
+>>> door.answer("POST", "/api/drop", '{"from": "a1", "to": "b1"}', "en")[0]
+409
+>>> import json
+>>> again = WorkerDoor(door.folder)  # the page reloaded: the same game
+>>> json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"] == json.loads(
+...     door.answer("GET", "/api/game", None, "en")[1])["view"]
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Final, TypeVar
+from urllib.parse import parse_qsl, urlsplit
+
+from devilsgrip.web.api import handle
+from devilsgrip.web.bodies import parse_json
+from devilsgrip.web.browsers import TOKEN_RE, WebState
+from devilsgrip.web.calls import Call
+from devilsgrip.web.options import ServerOptions
+from devilsgrip.web.responses import WebError, encode
+
+T = TypeVar("T")
+
+DB_NAME: Final = "devilsgrip.sqlite3"
+TOKEN_NAME: Final = "session"
+"""The file beside the database holding this browser's session token."""
+
+
+def run_now(work: Callable[[], T]) -> Future[T]:
+    """The solver's work done at once (no thread to hand it to), as a finished future."""
+    future: Future[T] = Future()
+    try:
+        future.set_result(work())
+    except Exception as exc:
+        future.set_exception(exc)
+    return future
+
+
+class WorkerDoor:
+    """The API for the one player of this browser, its games kept in ``folder``.
+
+    ``persist=False``: nothing is kept (the browser refuses to store data for the
+    page); the page then says that the game is not being saved.
+    """
+
+    def __init__(self, folder: Path | str, *, persist: bool = True, lang: str | None = None,
+                 game: int | None = None) -> None:
+        self.folder = Path(folder)
+        options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game)
+        self.web = WebState(options, solver=run_now)
+        self.web.open_store()
+        self.token = self._read_token() if persist else None
+
+    def _token_file(self) -> Path:
+        return self.folder / TOKEN_NAME
+
+    def _read_token(self) -> str | None:
+        try:
+            text = self._token_file().read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return text if TOKEN_RE.fullmatch(text) else None
+
+    def _keep_token(self, token: str) -> None:
+        self.token = token
+        if not self.web.options.use_store:
+            return
+        path = self._token_file()
+        spare = path.with_name(path.name + ".new")
+        with contextlib.suppress(OSError):  # a session not kept: the next start makes one
+            spare.write_text(token, encoding="ascii")
+            os.replace(spare, path)
+
+    def answer(self, method: str, path: str, body: str | None,
+               accept_language: str | None) -> tuple[int, str]:
+        """One request of the page: (status, JSON text of the answer)."""
+        where = urlsplit(path)
+        query = dict(parse_qsl(where.query, keep_blank_values=True))
+        try:
+            data = parse_json((body or "").encode("utf-8", "surrogatepass")) \
+                if method == "POST" else {}
+        except WebError as exc:
+            from devilsgrip.table import Words
+
+            words = Words(self.web.language(accept_language, self.web.known_browser(self.token)))
+            return exc.status, encode({"error": exc.code, "message": exc.text(words)}).decode()
+        reply = handle(self.web, self.token, Call(method, where.path, data, query,
+                                                  accept_language))
+        if reply.token is not None and reply.token != self.token:
+            self._keep_token(reply.token)
+        return reply.status, encode(reply.body).decode("utf-8")
+
+    def close(self) -> None:
+        self.web.close_store()
