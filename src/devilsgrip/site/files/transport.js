@@ -150,7 +150,10 @@ const started = (async () => {
 })();
 started.catch((error) => {
   stopped = error;
-  hideProgress();
+  showProgress("Starting the game", 0, 4);
+  panel.setAttribute("role", "alert");
+  panel.querySelector("#site-loading-step").textContent = error.message;
+  panel.querySelector("#site-loading-bar").remove();
 });
 
 // method "GET" or "POST"; path with its query ("/api/review?id=3"); body an object (POST).
