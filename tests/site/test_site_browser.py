@@ -105,6 +105,12 @@ def ready(page: Any) -> dict[str, Any]:
             "score": page.inner_text("#score")}
 
 
+def resumed_without_snapshot(page: Any) -> bool:
+    """Whether the worker imported the game's modules on this start (no snapshot)."""
+    return bool(page.evaluate("performance.getEntriesByType('mark').some("
+                              "m => m.name.startsWith(\"devilsgrip:Loading the game's\"))"))
+
+
 def moves_become(page: Any, count: int) -> None:
     page.wait_for_function(f"document.getElementById('moves').textContent === '{count}'",
                            timeout=30_000)
@@ -124,7 +130,8 @@ def test_plays_reloads_and_plays_offline(browser: Any, server: StaticServer) -> 
     # the service worker controls the page and keeps every file of the site
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     kept = page.evaluate("caches.keys()")
-    assert len(kept) == 1 and kept[0].startswith("devilsgrip-")
+    assert len(kept) == 2 and kept[0].startswith("devilsgrip-"), kept
+    assert "devilsgrip-snapshot" in kept  # Python with the game imported, for the next start
     # clicks: the stock deals; keys: u undoes, U redoes
     page.click("#stock")
     moves_become(page, 1)
@@ -146,6 +153,7 @@ def test_plays_reloads_and_plays_offline(browser: Any, server: StaticServer) -> 
     page.reload()
     assert ready(page) == {"deal": first["deal"], "moves": played,
                            "score": page.inner_text("#score")}
+    assert not resumed_without_snapshot(page)
     # the static server stopped and the network off: the game loads and plays on
     server.stop()
     context.set_offline(True)

@@ -113,3 +113,11 @@ def test_run_now_carries_the_works_error() -> None:
     assert run_now(lambda: 4).result(timeout=0) == 4
     with pytest.raises(ValueError, match="no"):
         run_now(broken).result(timeout=0)
+
+
+def test_warm_up_keeps_nothing_and_leaves_no_thread(tmp_path: Path) -> None:
+    from devilsgrip.site.worker import warm_up
+
+    started = threading.active_count()
+    warm_up()
+    assert threading.active_count() == started

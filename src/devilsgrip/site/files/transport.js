@@ -129,8 +129,14 @@ const started = (async () => {
   await new Promise((resolve, reject) => {
     worker.onmessage = (event) => {
       const data = event.data || {};
-      if (data.progress) showProgress(data.progress, data.done, data.total);
-      if (data.ready) resolve();
+      if (data.progress) {
+        performance.mark(`devilsgrip:${data.progress}:${data.done}`); // timings, for benchmarks
+        showProgress(data.progress, data.done, data.total);
+      }
+      if (data.ready) {
+        performance.mark("devilsgrip:ready");
+        resolve();
+      }
       if (data.failed) reject(new ApiError(word("This browser cannot run the game: {reason}",
         { reason: data.failed }), "worker-failed", 0));
       if (typeof data.id === "number") {

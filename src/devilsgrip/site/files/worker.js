@@ -4,14 +4,20 @@
 // request, and before its answer is sent, the folder is written back, so a reload,
 // a closed tab or a killed browser loses no move the page was told about.
 //
+// The first start also keeps a memory snapshot of Python with the game's modules
+// imported (in the browser's cache, for this package and this runtime only); later
+// starts resume from it instead of starting Python and importing everything again.
+//
 // Messages: the page sends {id, method, path, body, languages}; the worker answers
 // {id, status, text} (text: the JSON answer), and while it starts
 // {progress: step, done, total}, then {ready: true} or {failed: reason}.
 
-import { loadPyodide } from "./pyodide/pyodide.mjs";
+import { loadPyodide, version } from "./pyodide/pyodide.mjs";
 
 const DATA = "/devilsgrip";
+const LIB = "/devilsgrip-lib";
 const STEPS = 4;
+const SNAPSHOTS = "devilsgrip-snapshot";
 let door = null;
 let keeps = false;
 let queue = Promise.resolve();
@@ -24,20 +30,70 @@ function sync(populate) {
   });
 }
 
+async function digest(bytes) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(hash.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The snapshot kept for this package and runtime (null: none, or no cache here).
+async function keptSnapshot(key) {
+  if (!self.caches) return null;
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    const kept = await cache.match(key);
+    return kept ? new Uint8Array(await kept.arrayBuffer()) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function keepSnapshot(key, snapshot) {
+  if (!self.caches) return;
+  try {
+    const cache = await caches.open(SNAPSHOTS);
+    for (const old of await cache.keys()) await cache.delete(old);
+    await cache.put(key, new Response(snapshot, { headers: { "content-type": "application/octet-stream" } }));
+  } catch (error) {
+    console.warn("devilsgrip: no snapshot kept:", error);
+  }
+}
+
+const PREPARE = [
+  "import os, sys",
+  `sys.path.insert(0, '${LIB}')`,
+  "os.environ['DEVILSGRIP_CORE'] = 'python'",
+  "os.environ['DEVILSGRIP_CACHE'] = '/tmp/devilsgrip-cache'",
+  "from devilsgrip.site import worker",
+  "worker.warm_up()",
+].join("\n");
+
+async function startPython(zip) {
+  const key = new URL(`snapshot/${version}/${await digest(zip)}`, import.meta.url).href;
+  const snapshot = await keptSnapshot(key);
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({ _loadSnapshot: snapshot });
+      pyodide.unpackArchive(zip, "zip", { extractDir: LIB });
+      return pyodide;
+    } catch (error) {
+      console.warn("devilsgrip: the kept snapshot does not start:", error);
+    }
+  }
+  const pyodide = await loadPyodide({ _makeSnapshot: Boolean(self.caches) });
+  progress("Loading the game's rules and solver", 1);
+  pyodide.unpackArchive(zip, "zip", { extractDir: LIB });
+  pyodide.runPython(PREPARE);
+  if (self.caches) await keepSnapshot(key, pyodide.makeMemorySnapshot());
+  return pyodide;
+}
+
 async function start() {
   progress("Starting Python", 0);
-  const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
-  self.pyodide = pyodide;
-  progress("Loading the game's rules and solver", 1);
   const response = await fetch(new URL("./devilsgrip.zip", import.meta.url));
   if (!response.ok) throw new Error(`devilsgrip.zip: ${response.status}`);
-  pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/devilsgrip-lib" });
-  pyodide.runPython([
-    "import os, sys",
-    "sys.path.insert(0, '/devilsgrip-lib')",
-    "os.environ['DEVILSGRIP_CORE'] = 'python'",
-    "os.environ['DEVILSGRIP_CACHE'] = '/tmp/devilsgrip-cache'",
-  ].join("\n"));
+  const zip = new Uint8Array(await response.arrayBuffer());
+  const pyodide = await startPython(zip);
+  self.pyodide = pyodide;
   progress("Opening your saved games", 2);
   const FS = pyodide.FS;
   FS.mkdirTree(DATA);
