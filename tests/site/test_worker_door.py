@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from devilsgrip.site import icons, worker
-from devilsgrip.site.worker import TOKEN_NAME, WorkerDoor, run_now
+from devilsgrip.site.worker import LOG_PAGES, TOKEN_NAME, WorkerDoor, run_now
 from devilsgrip.web.api import handle
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.calls import Call
@@ -121,3 +121,14 @@ def test_warm_up_keeps_nothing_and_leaves_no_thread(tmp_path: Path) -> None:
     started = threading.active_count()
     warm_up()
     assert threading.active_count() == started
+
+
+def test_the_log_written_after_each_move_stays_small(tmp_path: Path) -> None:
+    door = WorkerDoor(tmp_path, game=6)
+    wal = tmp_path / "devilsgrip.sqlite3-wal"
+    largest = 0
+    for _ in range(150):
+        for path in ("/api/stock", "/api/undo"):
+            assert door.answer("POST", path, "{}", "en")[0] == 200
+            largest = max(largest, wal.stat().st_size if wal.exists() else 0)
+    assert 0 < largest <= (LOG_PAGES + 8) * 4096

@@ -49,6 +49,10 @@ T = TypeVar("T")
 DB_NAME: Final = "devilsgrip.sqlite3"
 TOKEN_NAME: Final = "session"
 """The file beside the database holding this browser's session token."""
+LOG_PAGES: Final = 64
+"""The database's write-ahead log is checkpointed at this many pages (256 KB): the
+browser's file system writes each changed file whole into IndexedDB after every
+move, so a move writes at most that much, and the database itself now and then."""
 
 
 def run_now(work: Callable[[], T]) -> Future[T]:
@@ -64,20 +68,24 @@ def run_now(work: Callable[[], T]) -> Future[T]:
 WARM_UP_CALLS: Final = (("GET", "/api/settings"), ("GET", "/api/i18n"), ("GET", "/api/game"),
                         ("POST", "/api/stock"), ("GET", "/api/picked?place=talon"),
                         ("GET", "/api/refusal?from=talon&to=a1"), ("POST", "/api/undo"))
-"""What a page asks first: answered once, with nothing kept, before a memory snapshot."""
+"""What a page asks first: answered once, for a game kept nowhere, before a memory snapshot."""
 
 
 def warm_up() -> None:
-    """Import everything the page's first requests need, and fill the catalogs' caches,
-    by answering them for a game that is kept nowhere: the worker's memory snapshot
-    taken after this starts the game without importing anything again."""
+    """Import everything the page's first requests need (the store's too), and fill the
+    catalogs' caches, by answering them for a game in a folder deleted after: the
+    worker's memory snapshot taken after this starts the game without importing
+    anything again."""
     with tempfile.TemporaryDirectory() as folder:
-        door = WorkerDoor(folder, persist=False, game=1)
+        door = WorkerDoor(folder, game=1)
         for method, path in WARM_UP_CALLS:
             door.answer(method, path, "{}" if method == "POST" else None, "en")
         for lang in i18n.LANGUAGES:
             door.answer("GET", f"/api/i18n?lang={lang}", None, lang)
         door.close()
+        again = WorkerDoor(folder)  # a store that exists is opened another way
+        again.answer("GET", "/api/game", None, "en")
+        again.close()
     gc.collect()
 
 
@@ -94,6 +102,8 @@ class WorkerDoor:
         options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game)
         self.web = WebState(options, solver=run_now)
         self.web.open_store()
+        if self.web.store is not None:
+            self.web.store.bound_log(LOG_PAGES)
         self.token = self._read_token() if persist else None
 
     def _token_file(self) -> Path:

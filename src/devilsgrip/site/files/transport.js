@@ -121,17 +121,15 @@ function stop(reason) {
   waiting.clear();
 }
 
-const started = (async () => {
-  await loadWords();
-  await offlineReady();
-  showProgress("Starting Python", 0, 4);
+// The worker, listened to from its first message; resolves once it answers requests.
+function launch() {
   worker = new Worker(new URL("worker.js", SITE), { type: "module" });
-  await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     worker.onmessage = (event) => {
       const data = event.data || {};
       if (data.progress) {
         performance.mark(`devilsgrip:${data.progress}:${data.done}`); // timings, for benchmarks
-        showProgress(data.progress, data.done, data.total);
+        if (panel) showProgress(data.progress, data.done, data.total);
       }
       if (data.ready) {
         performance.mark("devilsgrip:ready");
@@ -152,6 +150,17 @@ const started = (async () => {
       stop(reason);
     };
   });
+}
+
+const started = (async () => {
+  // Once the service worker keeps every file, Python starts at once, beside the rest.
+  const kept = "serviceWorker" in navigator && navigator.serviceWorker.controller !== null;
+  const running = kept ? launch() : null;
+  running?.catch(() => null);
+  await loadWords();
+  await offlineReady();
+  showProgress("Starting Python", 0, 4);
+  await (running ?? launch());
   hideProgress();
 })();
 started.catch((error) => {
