@@ -9,11 +9,17 @@ on a small machine, so the flows are few and each covers a whole story.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import dataclasses
 import functools
 import http.server
+import importlib
 import json
 import os
+import queue
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -220,3 +226,128 @@ def test_a_new_build_replaces_the_old_cache(browser: Any, site: Path, server: St
     finally:
         build_site(site, RUNTIME)
     context.close()
+
+
+# ---------------------------------------------- the table's scenarios, a third driver
+TABLE_TESTS = ROOT / "tests" / "table"
+SITE_SCENARIOS = ("win then undo", "play again after a win", "leave mid-game",
+                  "leave with no move", "solution then undo", "give up", "restart")
+"""The lifecycle scenarios of tests/table/test_both_screens.py that the built site plays
+too (all but the clock's, which moves the session's clock by hand: no hand reaches the
+clock inside the browser)."""
+
+CALL = """async ([method, path, body]) => {
+  const { request } = await import("./static/transport.js");
+  try {
+    return { ok: true, data: await request(method, path, body) };
+  } catch (error) {
+    return { ok: false, status: error.status, code: error.code, message: error.message };
+  }
+}"""
+
+
+class SiteDriver:
+    """Plays one player's games in the built site, through the page's own ``request()``
+    (the site's transport to the worker), and reads the outcome from the same answers.
+
+    Playwright's pages answer in the thread that made them, and the scenarios are
+    coroutines run in a thread of their own: each call is handed to the page's thread
+    (``on_page``) and waited for."""
+
+    name = "site"
+
+    def __init__(self, on_page: Any) -> None:
+        self.on_page = on_page
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        def run(page: Any) -> Any:
+            return page.evaluate(CALL, [method, path, body])
+
+        return self.on_page(run)
+
+    def _state(self, method: str, path: str, body: dict[str, Any] | None = None) -> None:
+        answer = self._call(method, path, body if method == "POST" else None)
+        assert answer["ok"] and "view" in answer["data"], answer
+
+    async def play(self, move: str) -> None:
+        self._state("POST", "/api/move", {"move": move})
+
+    async def undo(self) -> str:
+        answer = self._call("POST", "/api/undo", {})
+        return str(answer["data"]["announce"] if answer["ok"] else answer["message"])
+
+    async def new_game(self, number: int | None = None) -> None:
+        self._state("POST", "/api/new", {} if number is None else {"game": number})
+
+    async def play_again(self) -> None:
+        self._state("POST", "/api/restart", {})
+
+    async def give_up(self) -> None:
+        self._state("POST", "/api/giveup", {})
+
+    async def show_solution(self) -> None:
+        answer = self._call("GET", "/api/solution")
+        assert answer["ok"] and answer["data"]["moves"], answer
+
+    async def hide(self) -> None:
+        assert self._call("POST", "/api/clock", {"running": False})["ok"]
+
+    async def show(self) -> None:
+        assert self._call("POST", "/api/clock", {"running": True})["ok"]
+
+    def state(self) -> dict[str, Any]:
+        answer = self._call("GET", "/api/game")
+        v, g = answer["data"]["view"], answer["data"]["game"]
+        return {"id": g["id"], "number": int(g["number"]), "moves": v["moves"],
+                "score": v["score"], "final": g["final"], "over": v["over"], "won": v["won"],
+                "can_undo": answer["data"]["can_undo"], "elapsed": g["elapsed"]}
+
+    def stats(self) -> Any:
+        from devilsgrip.store import Stats
+
+        answer = self._call("GET", "/api/stats")
+        assert answer["ok"] and answer["data"]["saving"], answer
+        names = {f.name for f in dataclasses.fields(Stats)}
+        return Stats(**{k: v for k, v in answer["data"].items() if k in names} | {"owner": None})
+
+
+@pytest.mark.parametrize("name", SITE_SCENARIOS)
+def test_lifecycle_in_the_site(browser: Any, server: StaticServer, name: str) -> None:
+    if str(TABLE_TESTS) not in sys.path:
+        sys.path.insert(0, str(TABLE_TESTS))
+    both = importlib.import_module("test_both_screens")
+    scenario, number, rules = both.SCENARIOS[name]
+    context = browser.new_context(reduced_motion="reduce")  # a new browser: no games yet
+    page = context.new_page()
+    page.goto(server.url)
+    ready(page)
+    calls: queue.Queue[Any] = queue.Queue()
+
+    def on_page(work: Any) -> Any:  # from the scenario's thread
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        calls.put((work, done))
+        return done.result()
+
+    first = page.evaluate(CALL, ["POST", "/api/new", {"game": number, "rules": rules}])
+    assert first["ok"], first
+    driver = SiteDriver(on_page)
+    failed: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            asyncio.run(scenario(driver))
+        except BaseException as exc:
+            failed.append(exc)
+        finally:
+            calls.put(None)
+
+    threading.Thread(target=play, name=f"scenario {name}", daemon=True).start()
+    while (item := calls.get(timeout=600)) is not None:
+        work, done = item
+        try:
+            done.set_result(work(page))
+        except BaseException as exc:
+            done.set_exception(exc)
+    context.close()
+    if failed:
+        raise failed[0]
