@@ -25,7 +25,7 @@ export function readJSON(text) {
 
 const SITE = new URL("../", import.meta.url);
 const languages = Array.from(navigator.languages || [navigator.language || "en"]);
-const acceptLanguage = languages.map((lang, i) => (i ? `${lang};q=${Math.max(0.1, 1 - i / 10)}` : lang)).join(",");
+const acceptLanguage = languages.map((lang, i) => (i ? `${lang};q=${Math.max(0.1, 1 - i / 10).toFixed(1)}` : lang)).join(",");
 
 // The loader's sentences, from the site's table before the page has its words, then
 // from the page's own (the player's chosen language).
