@@ -9,7 +9,7 @@ PLAY_STAMP := $(VENV)/.play-installed
 TEST_STAMP := $(VENV)/.test-installed
 ARGS ?=
 
-.PHONY: play test check lint typecheck pytest docs screenshots browser axe clean bench
+.PHONY: play test check lint typecheck pytest docs screenshots browser axe pyodide site clean bench bench-site
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,13 +52,29 @@ axe:
 	  else echo "warning: npm missing; accessibility checks will be skipped"; fi; \
 	fi
 
+# The game as a static web app (build/site/): the Pyodide runtime comes from its npm
+# package, installed (not committed) into .site-tools/ at the version the site is built for.
+PYODIDE_VERSION := 314.0.8
+PYODIDE := .site-tools/node_modules/pyodide
+# The browser tests of the site skip themselves without it.
+pyodide:
+	@if [ "$$(grep -o '"version": *"[^"]*"' $(PYODIDE)/package.json 2>/dev/null | grep -o '[0-9][^"]*')" != "$(PYODIDE_VERSION)" ]; then \
+	  if command -v npm >/dev/null 2>&1; then \
+	    npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix .site-tools pyodide@$(PYODIDE_VERSION) >/dev/null \
+	      || echo "warning: could not install pyodide; the site cannot be built"; \
+	  else echo "warning: npm missing; the site cannot be built"; fi; \
+	fi
+
+site: $(PLAY_STAMP) pyodide
+	$(BIN)/devilsgrip site build/site --pyodide $(PYODIDE)
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks) docs/hooks scripts
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/devilsgrip
 
-pytest: $(TEST_STAMP) browser axe
+pytest: $(TEST_STAMP) browser axe pyodide
 	$(BIN)/pytest -n 2 $(ARGS)
 
 # The documentation site (MkDocs + Material + mkdocstrings) into build/docs/, warnings as errors.
@@ -78,5 +94,9 @@ check: lint typecheck
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/engine.py
 
+# The static site's figures (first visit, cold and warm start, moves and hints in the worker).
+bench-site: $(TEST_STAMP) browser pyodide
+	$(BIN)/python benchmarks/site.py
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools build/docs
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .test-tools .site-tools build/docs build/site

@@ -696,6 +696,14 @@ class Store:
                 self.closed = True
                 self._con.close()
 
+    def bound_log(self, pages: int) -> None:
+        """Keep the write-ahead log under about ``pages`` pages: checkpointed at that size
+        and cut back after, for a file system that copies each changed file whole on
+        every save (the browser's, under the static site)."""
+        with self._lock:
+            self._con.execute(f"PRAGMA wal_autocheckpoint = {int(pages)}")
+            self._con.execute("PRAGMA journal_size_limit = 0")
+
     def __enter__(self) -> Store:
         return self
 

@@ -10,6 +10,7 @@ import contextlib
 import multiprocessing
 import multiprocessing.process
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -33,8 +34,9 @@ JOIN_GRACE: Final = 5.0
 
 
 def beside_possible() -> bool:
-    """Whether a search can run beside another on a core of its own."""
-    return (os.cpu_count() or 1) >= 2
+    """Whether a search can run beside another on a core of its own (never in a browser:
+    Pyodide has no processes)."""
+    return sys.platform != "emscripten" and (os.cpu_count() or 1) >= 2
 
 
 def solve(

@@ -57,6 +57,8 @@ _SUIT_PATHS: Final = (
     "M50 6A20 20 0 0 1 67.5 36A20 20 0 1 1 56 74C57 85 60 91 67 97H33"
     "C40 91 43 85 44 74A20 20 0 1 1 32.5 36A20 20 0 0 1 50 6Z",
 )
+SUIT_PATHS: Final = _SUIT_PATHS
+"""The suits' shapes (spades, hearts, diamonds, clubs), also drawn as the app's icon."""
 
 _RANK_TEXT: Final = {10: "10", 11: "J", 12: "Q", 13: "K"}
 

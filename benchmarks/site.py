@@ -1,0 +1,184 @@
+"""Benchmark of the static site (``make site``): what a first visit costs, how soon the
+board is playable, and how fast the game answers inside the browser.
+
+Builds the site into a temporary folder (the Pyodide runtime from ``make pyodide``),
+serves it with a plain static server on loopback, and drives Debian's Chromium
+(Playwright).  Prints:
+
+1. the bytes of a first visit, compressed as a static host sends them (gzip, level
+   6): the service worker fetches every file of the site once;
+2. seconds to a playable board, cold (a new browser profile: nothing cached) and
+   warm (a reload: every file from the service worker's cache, Python from its
+   snapshot), with the worker's own steps (seconds since the page began); with
+   reduced motion, so that the deal's animation is not counted as start-up;
+3. a move's latency in the worker (a deal from the stock and its undo, each
+   written to the browser's database and kept in IndexedDB before the answer),
+   p50 and p95, measured in the page around ``request()``;
+4. a hint's seconds in the worker against this package run natively by CPython on
+   the same position, with the same pure-Python search core, as a ratio.
+
+Targets on this machine: warm start to a playable board <= 2 s, a move <= 50 ms at
+p95, a first visit <= 8 MB compressed.
+
+    .venv/bin/python benchmarks/site.py [--moves 40] [--hints 3] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from devilsgrip.site.build import PYODIDE_PLACES, build_site
+
+READY = "document.body.dataset.ready === '1' && !document.getElementById('site-loading')"
+TARGETS = {"warm": 2.0, "move_p95_ms": 50.0, "first_visit_mb": 8.0}
+
+
+def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+def first_visit_bytes(folder: Path, files: tuple[str, ...]) -> tuple[int, int]:
+    """(raw, gzip-compressed) bytes of every file a first visit fetches."""
+    raw = packed = 0
+    for name in (*files, "sw.js"):
+        body = (folder / name).read_bytes()
+        raw += len(body)
+        packed += len(gzip.compress(body, compresslevel=6))
+    return raw, packed
+
+
+def steps(page: Any) -> dict[str, float]:
+    marks = page.evaluate("performance.getEntriesByType('mark').filter(m =>"
+                          " m.name.startsWith('devilsgrip:')).map(m => [m.name, m.startTime])")
+    return {name.removeprefix("devilsgrip:"): round(at / 1000, 2) for name, at in marks}
+
+
+def load(page: Any, url: str | None) -> float:
+    start = time.perf_counter()
+    if url is None:
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_function(READY, timeout=300_000)
+    return time.perf_counter() - start
+
+
+TIME_REQUESTS = """async ([count]) => {
+  const { request } = await import("./static/transport.js");
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    for (const path of ["/api/stock", "/api/undo"]) {
+      const start = performance.now();
+      await request("POST", path, {});
+      times.push(performance.now() - start);
+    }
+  }
+  return times;
+}"""
+
+TIME_HINTS = """async ([count, game]) => {
+  const { request } = await import("./static/transport.js");
+  await request("POST", "/api/new", { game });
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    const start = performance.now();
+    await request("GET", "/api/hint");
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+
+def native_hint(game: int, count: int) -> float:
+    """Seconds of a hint by this package in CPython, on the pure-Python core as in the site."""
+    os.environ["DEVILSGRIP_CORE"] = "python"
+    from devilsgrip.site.worker import WorkerDoor
+
+    door = WorkerDoor(Path(tempfile.mkdtemp()), game=game)
+    door.answer("POST", "/api/new", json.dumps({"game": game}), "en")
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        door.answer("GET", "/api/hint", None, "en")
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=40, help="stock deals and undos timed")
+    parser.add_argument("--hints", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3, help="cold and warm starts timed")
+    parser.add_argument("--game", type=int, default=7, help="the deal of the hints")
+    parser.add_argument("--pyodide", type=Path, default=Path(PYODIDE_PLACES[0]))
+    args = parser.parse_args()
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        print("Chromium is not installed (make browser)", file=sys.stderr)
+        return 2
+    folder = Path(tempfile.mkdtemp(prefix="devilsgrip-site-")) / "site"
+    report = build_site(folder, args.pyodide)
+    raw, packed = first_visit_bytes(folder, report.files)
+    print(f"first visit: {raw / 1e6:.1f} MB, {packed / 1e6:.2f} MB compressed (gzip)"
+          f"  [target <= {TARGETS['first_visit_mb']:g} MB]")
+    from playwright.sync_api import sync_playwright
+
+    httpd, url = serve(folder)
+    results: dict[str, Any] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        cold: list[float] = []
+        warm: list[float] = []
+        for run in range(args.runs):
+            context = browser.new_context(reduced_motion="reduce")
+            page = context.new_page()
+            cold.append(load(page, url))
+            cold_steps = steps(page)
+            warm.append(load(page, None))
+            warm_steps = steps(page)
+            if run < args.runs - 1:
+                context.close()
+        print(f"cold start to a playable board: {statistics.median(cold):.2f} s "
+              f"(runs {', '.join(f'{s:.2f}' for s in cold)}); steps {cold_steps}")
+        print(f"warm start (reload, from the cache): {statistics.median(warm):.2f} s "
+              f"(runs {', '.join(f'{s:.2f}' for s in warm)}); steps {warm_steps}"
+              f"  [target <= {TARGETS['warm']:g} s]")
+        moves = page.evaluate(TIME_REQUESTS, [args.moves])
+        q = statistics.quantiles(moves, n=100)
+        print(f"a move in the worker: p50 {statistics.median(moves):.1f} ms, p95 {q[94]:.1f} ms"
+              f" ({len(moves)} moves)  [target p95 <= {TARGETS['move_p95_ms']:g} ms]")
+        hints = page.evaluate(TIME_HINTS, [args.hints, args.game])
+        in_browser = statistics.median(hints) / 1000
+        browser.close()
+    httpd.shutdown()
+    native = native_hint(args.game, args.hints)
+    print(f"a hint on deal {args.game}: {in_browser:.2f} s in the worker, {native:.2f} s natively"
+          f" (same pure-Python core): ratio {in_browser / native:.1f}")
+    results.update(cold=cold, warm=warm, moves=moves, hints=hints, native_hint=native)
+    shutil.rmtree(folder.parent, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,353 @@
+"""The static site in Chromium: built once with the real Pyodide runtime, served by a
+plain static server on loopback, played by clicks and keys, reloaded, played with
+the server stopped and the network off, installed (manifest and service worker),
+rebuilt (the new cache replaces the old), checked by axe-core.
+
+One browser and one built site for the module: a Chromium running Pyodide is slow
+on a small machine, so the flows are few and each covers a whole story.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import functools
+import http.server
+import importlib
+import json
+import os
+import queue
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from devilsgrip.site.build import PYODIDE_FILES, PYODIDE_PLACES, build_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNTIME = ROOT / PYODIDE_PLACES[0]
+AXE = Path(os.environ.get("DEVILSGRIP_AXE", ROOT / ".test-tools/node_modules/axe-core/axe.min.js"))
+START = 180_000
+"""Milliseconds a start may take: Pyodide's first start on a busy 2-core machine."""
+
+if shutil.which("chromium") is None:
+    pytest.skip("Chromium is not installed (make browser)", allow_module_level=True)
+if not all((RUNTIME / name).is_file() for name in PYODIDE_FILES):
+    pytest.skip("the Pyodide runtime is not installed (make pyodide)", allow_module_level=True)
+
+
+class StaticServer:
+    """A plain static file server of one folder on loopback, in a thread; it can stop
+    and start again on the same port (the same origin for the service worker)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = 0
+        self.httpd: http.server.ThreadingHTTPServer | None = None
+        self.start()
+
+    def start(self) -> None:
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        handler = functools.partial(Quiet, directory=str(self.folder))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def stop(self) -> None:
+        if self.httpd is not None:
+            self.httpd.shutdown()
+            self.httpd.server_close()
+            self.httpd = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("site") / "site"
+    build_site(folder, RUNTIME)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=shutil.which("chromium"),
+                              args=["--no-sandbox", "--disable-gpu",
+                                    "--disable-background-networking"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(site: Path) -> Iterator[StaticServer]:
+    served = StaticServer(site)
+    yield served
+    served.stop()
+
+
+def ready(page: Any) -> dict[str, Any]:
+    """Wait for the board to be playable; the page's texts that tell the game."""
+    page.wait_for_function("document.body.dataset.ready === '1'"
+                           " && !document.getElementById('site-loading')", timeout=START)
+    return {"deal": page.inner_text("#deal-number"), "moves": page.inner_text("#moves"),
+            "score": page.inner_text("#score")}
+
+
+def resumed_without_snapshot(page: Any) -> bool:
+    """Whether the worker imported the game's modules on this start (no snapshot)."""
+    return bool(page.evaluate("performance.getEntriesByType('mark').some("
+                              "m => m.name.startsWith(\"devilsgrip:Loading the game's\"))"))
+
+
+def moves_become(page: Any, count: int) -> None:
+    page.wait_for_function(f"document.getElementById('moves').textContent === '{count}'",
+                           timeout=30_000)
+
+
+def test_plays_reloads_and_plays_offline(browser: Any, server: StaticServer) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url)
+    first = ready(page)
+    assert first["moves"] == "0" and first["deal"].startswith("#")
+    # the service worker controls the page and keeps every file of the site
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    kept = page.evaluate("caches.keys()")
+    assert len(kept) == 2 and kept[0].startswith("devilsgrip-"), kept
+    assert "devilsgrip-snapshot" in kept  # Python with the game imported, for the next start
+    # clicks: the stock deals; keys: u undoes, U redoes
+    page.click("#stock")
+    moves_become(page, 1)
+    assert "Dealt 3 cards" in page.inner_text("#announce")
+    page.locator("#board").focus()
+    page.keyboard.press("u")
+    moves_become(page, 0)
+    page.keyboard.press("Shift+U")
+    moves_become(page, 1)
+    page.keyboard.press("d")
+    moves_become(page, 2)
+    # a drop the rules refuse: the reason, in words, and nothing changes
+    page.click("#talon")
+    page.click("[data-cell='a1']")
+    page.wait_for_function("document.getElementById('message').textContent.length > 0")
+    assert page.inner_text("#moves") in ("2", "3")
+    played = page.inner_text("#moves")
+    # a reload: the same game, from the browser's own store
+    page.reload()
+    assert ready(page) == {"deal": first["deal"], "moves": played,
+                           "score": page.inner_text("#score")}
+    assert not resumed_without_snapshot(page)
+    # the static server stopped and the network off: the game loads and plays on
+    server.stop()
+    context.set_offline(True)
+    page.reload()
+    again = ready(page)
+    assert again["deal"] == first["deal"] and again["moves"] == played
+    page.click("#stock")
+    moves_become(page, int(played) + 1)
+    assert all(r.startswith(server.url) for r in requests), "a request left the site"
+    assert errors == []
+    context.close()
+
+
+def test_installable_and_accessible(browser: Any, server: StaticServer) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(server.url)
+    ready(page)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest["errors"]
+    assert json.loads(manifest["data"])["display"] == "standalone"
+    problems = [e["errorId"] for e in
+                cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]]
+    # a Playwright context is a private window, where Chromium installs nothing: the
+    # site itself must add no other reason
+    assert [p for p in problems if p != "in-incognito"] == []
+    if not AXE.is_file():
+        pytest.skip("axe-core is not installed (make axe)")
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        """() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(
+            v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))})))""")
+    assert found == []
+    context.close()
+
+
+def test_a_new_build_replaces_the_old_cache(browser: Any, site: Path, server: StaticServer,
+                                            tmp_path: Path) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server.url)
+    ready(page)
+    page.click("#stock")
+    moves_become(page, 1)
+    old = page.evaluate("caches.keys()")
+    runtime = tmp_path / "pyodide"  # the same runtime, one byte changed: a new build
+    shutil.copytree(RUNTIME, runtime)
+    with (runtime / "pyodide-lock.json").open("ab") as f:
+        f.write(b"\n")
+    new = build_site(site, runtime)
+    try:
+        page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+        wanted = [f"devilsgrip-{new.version}"]
+        until = time.monotonic() + START / 1000
+        while page.evaluate("caches.keys()") != wanted and time.monotonic() < until:
+            page.wait_for_timeout(500)
+        assert page.evaluate("caches.keys()") == wanted
+        assert old != [f"devilsgrip-{new.version}"]
+        page.reload()
+        assert ready(page)["moves"] == "1"  # the games are the browser's, not the cache's
+    finally:
+        build_site(site, RUNTIME)
+    context.close()
+
+
+# ---------------------------------------------- the table's scenarios, a third driver
+TABLE_TESTS = ROOT / "tests" / "table"
+SITE_SCENARIOS = ("win then undo", "play again after a win", "leave mid-game",
+                  "leave with no move", "solution then undo", "give up", "restart")
+"""The lifecycle scenarios of tests/table/test_both_screens.py that the built site plays
+too (all but the clock's, which moves the session's clock by hand: no hand reaches the
+clock inside the browser)."""
+
+CALL = """async ([method, path, body]) => {
+  const { request } = await import("./static/transport.js");
+  try {
+    return { ok: true, data: await request(method, path, body) };
+  } catch (error) {
+    return { ok: false, status: error.status, code: error.code, message: error.message };
+  }
+}"""
+
+
+class SiteDriver:
+    """Plays one player's games in the built site, through the page's own ``request()``
+    (the site's transport to the worker), and reads the outcome from the same answers.
+
+    Playwright's pages answer in the thread that made them, and the scenarios are
+    coroutines run in a thread of their own: each call is handed to the page's thread
+    (``on_page``) and waited for."""
+
+    name = "site"
+
+    def __init__(self, on_page: Any) -> None:
+        self.on_page = on_page
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        def run(page: Any) -> Any:
+            return page.evaluate(CALL, [method, path, body])
+
+        return self.on_page(run)
+
+    def _state(self, method: str, path: str, body: dict[str, Any] | None = None) -> None:
+        answer = self._call(method, path, body if method == "POST" else None)
+        assert answer["ok"] and "view" in answer["data"], answer
+
+    async def play(self, move: str) -> None:
+        self._state("POST", "/api/move", {"move": move})
+
+    async def undo(self) -> str:
+        answer = self._call("POST", "/api/undo", {})
+        return str(answer["data"]["announce"] if answer["ok"] else answer["message"])
+
+    async def new_game(self, number: int | None = None) -> None:
+        self._state("POST", "/api/new", {} if number is None else {"game": number})
+
+    async def play_again(self) -> None:
+        self._state("POST", "/api/restart", {})
+
+    async def give_up(self) -> None:
+        self._state("POST", "/api/giveup", {})
+
+    async def show_solution(self) -> None:
+        answer = self._call("GET", "/api/solution")
+        assert answer["ok"] and answer["data"]["moves"], answer
+
+    async def hide(self) -> None:
+        assert self._call("POST", "/api/clock", {"running": False})["ok"]
+
+    async def show(self) -> None:
+        assert self._call("POST", "/api/clock", {"running": True})["ok"]
+
+    def state(self) -> dict[str, Any]:
+        answer = self._call("GET", "/api/game")
+        v, g = answer["data"]["view"], answer["data"]["game"]
+        return {"id": g["id"], "number": int(g["number"]), "moves": v["moves"],
+                "score": v["score"], "final": g["final"], "over": v["over"], "won": v["won"],
+                "can_undo": answer["data"]["can_undo"], "elapsed": g["elapsed"]}
+
+    def stats(self) -> Any:
+        from devilsgrip.store import Stats
+
+        answer = self._call("GET", "/api/stats")
+        assert answer["ok"] and answer["data"]["saving"], answer
+        names = {f.name for f in dataclasses.fields(Stats)}
+        return Stats(**{k: v for k, v in answer["data"].items() if k in names} | {"owner": None})
+
+
+@pytest.mark.parametrize("name", SITE_SCENARIOS)
+def test_lifecycle_in_the_site(browser: Any, server: StaticServer, name: str) -> None:
+    if str(TABLE_TESTS) not in sys.path:
+        sys.path.insert(0, str(TABLE_TESTS))
+    both = importlib.import_module("test_both_screens")
+    scenario, number, rules = both.SCENARIOS[name]
+    context = browser.new_context(reduced_motion="reduce")  # a new browser: no games yet
+    page = context.new_page()
+    page.goto(server.url)
+    ready(page)
+    calls: queue.Queue[Any] = queue.Queue()
+
+    def on_page(work: Any) -> Any:  # from the scenario's thread
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        calls.put((work, done))
+        return done.result()
+
+    first = page.evaluate(CALL, ["POST", "/api/new", {"game": number, "rules": rules}])
+    assert first["ok"], first
+    driver = SiteDriver(on_page)
+    failed: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            asyncio.run(scenario(driver))
+        except BaseException as exc:
+            failed.append(exc)
+        finally:
+            calls.put(None)
+
+    threading.Thread(target=play, name=f"scenario {name}", daemon=True).start()
+    while (item := calls.get(timeout=600)) is not None:
+        work, done = item
+        try:
+            done.set_result(work(page))
+        except BaseException as exc:
+            done.set_exception(exc)
+    context.close()
+    if failed:
+        raise failed[0]
