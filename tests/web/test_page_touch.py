@@ -484,6 +484,9 @@ def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> No
     page.click("#set-save")
     page.wait_for_function("() => fetch('/api/settings').then(r => r.json())"
                            ".then(s => s.sounds === false)")
+    page.locator("#dlg-settings").wait_for(state="hidden")
+    page.wait_for_load_state("networkidle")  # the words and the state read again after saving
+    ready(page)
     page.click("#stock")
     ready(page)
     assert get(page, "/api/game")["view"]["moves"] == 1
