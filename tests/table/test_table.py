@@ -113,15 +113,16 @@ def test_a_build_is_told_in_words() -> None:
     onto = game.grid[build.dst][-1]
     fill = game.stock[-1]
     text = table.say_event(table.act(game, build), game, Words("en"))
-    assert text == (f"{Words.card(card)} from {CELL_NAMES[build.src]} onto {Words.card(onto)} "
-                    f"in {CELL_NAMES[build.dst]}. {Words.card(fill)} from the stock fills "
+    en = Words("en")
+    assert text == (f"{en.card(card)} from {CELL_NAMES[build.src]} onto {en.card(onto)} "
+                    f"in {CELL_NAMES[build.dst]}. {en.card(fill)} from the stock fills "
                     f"{CELL_NAMES[build.src]}.")
 
 
 def test_a_hint_never_tells_the_card_the_stock_would_give() -> None:
     game = Game(5)
     build = next(m for m in game.generate_moves() if m.kind == MoveKind.BUILD)
-    hidden = Words.card(game.stock[-1])
+    hidden = Words("en").card(game.stock[-1])
     text = table.say_hint(explain(game, build), game, Words("en"))
     assert text.startswith("Hint: ") and hidden not in text.removeprefix("Hint: ")[:40]
     assert "stock" in text and not NOTATION.search(text)

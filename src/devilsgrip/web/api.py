@@ -95,7 +95,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
             "rules": snap.rules,
             "saving": snap.saving,
             "warning": about.warning,
-            "best_score": about.best,
+            "best_score": about.best_before,  # the end dialog tells a new best against it
             "new_best": about.new_best,
             "final": about.final,
             "leave_asks": about.leave_asks,
