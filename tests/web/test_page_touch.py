@@ -484,6 +484,9 @@ def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> No
     page.click("#set-save")
     page.wait_for_function("() => fetch('/api/settings').then(r => r.json())"
                            ".then(s => s.sounds === false)")
+    page.locator("#dlg-settings").wait_for(state="hidden")
+    page.wait_for_load_state("networkidle")  # the words and the state read again after saving
+    ready(page)
     page.click("#stock")
     ready(page)
     assert get(page, "/api/game")["view"]["moves"] == 1
@@ -511,3 +514,39 @@ def test_a_long_bad_number_keeps_the_new_game_dialog_whole(open_page: Callable[.
                            " return [d.scrollWidth, d.clientWidth]; }")
     assert widths[0] <= widths[1], widths
     shot(page, f"bad-number-{lang}-360x640")
+
+
+@pytest.mark.slow
+def test_a_whole_deal_won_by_taps_on_a_phone(open_page: Callable[..., Page]) -> None:
+    """Deal 1 by the solver's line, every move by two taps (every third finger wobbling),
+    every deal by a tap on the stock: not one tap is lost."""
+    moves = won_line()
+    page = open_page(1, width=390, height=844, touch=True)
+    taps = 0
+
+    def tap(selector: str) -> None:
+        nonlocal taps
+        taps += 1
+        if taps % 3 == 0:
+            wobbly_tap(page, selector, wobble=8.0)
+        else:
+            page.touchscreen.tap(*centre(page, selector))
+
+    for k, move in enumerate(moves):
+        if move in ("d", "r"):
+            tap("#stock")
+        elif move.startswith("t-"):
+            tap("#talon .fan.top")
+            tap(cell(move[2:]))
+        else:
+            src, dst = move.split("-")
+            tap(cell(src))
+            tap(cell(dst))
+        settled(page)
+        if k % 40 == 0:
+            assert get(page, "/api/game")["view"]["moves"] == k + 1, move
+    page.locator("#dlg-end").wait_for(state="visible")
+    st = get(page, "/api/game")
+    assert st["view"]["won"] and st["view"]["moves"] == len(moves)
+    shot(page, "won-by-taps-390x844")
+    no_errors(page)
