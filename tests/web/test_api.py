@@ -66,7 +66,7 @@ def test_game_state_is_the_engine_view(client: TestClient) -> None:
     assert data["game"]["number"] == 1
     assert data["game"]["rules"] == "classic"
     assert data["game"]["saving"] is True and data["game"]["warning"] is None
-    assert isinstance(data["game"]["id"], int)
+    assert data["game"]["id"] is None  # stored on the player's first action
     assert data["can_undo"] is False and data["can_redo"] is False
     assert data["last_move"] is None and data["arrangement"] == []
     assert data["lang"] == "en"
@@ -638,7 +638,9 @@ def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
     """The same browser (cookie) on two servers of one database: each write is checked."""
     db = tmp_path / "shared.sqlite3"
     first = make_client(db=db, game=4)
-    state(first)  # the browser's session and its game
+    state(first)
+    # the browser's first action stores its session and its game
+    assert post(first, "/api/settings", {"animation": "normal"}).status_code == 200
     second = make_client(db=db)
     second.cookies.set(COOKIE_NAME, first.cookies[COOKIE_NAME])
     assert state(second)["game"]["id"] == state(first)["game"]["id"]

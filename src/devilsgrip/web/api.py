@@ -82,8 +82,13 @@ def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
     }
 
 
-def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
-    """The state document every game response carries (see the API contract)."""
+def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
+              pending: bool = False) -> dict[str, Any]:
+    """The state document every game response carries (see the API contract).
+
+    ``pending``: the game is kept in memory until the player's first action stores it;
+    it is said to be saving (it will be), with no warning.
+    """
     from devilsgrip.web.views import view_dict
 
     about = snap.summary
@@ -93,8 +98,8 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
             "id": snap.game_id,
             "number": snap.number,
             "rules": snap.rules,
-            "saving": snap.saving,
-            "warning": about.warning,
+            "saving": snap.saving or pending,
+            "warning": None if pending else about.warning,
             "best_score": about.best,
             "new_best": about.new_best,
             "final": about.final,
@@ -124,8 +129,12 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
     }
 
 
-def _state(browser: Browser, tr: Tr) -> dict[str, Any]:
-    return state_doc(browser.table, browser.table.snapshot(), tr)
+def _doc(web: WebState, browser: Browser, snap: Snapshot, tr: Tr) -> dict[str, Any]:
+    return state_doc(browser.table, snap, tr, pending=web.pending(browser))
+
+
+def _state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
+    return _doc(web, browser, browser.table.snapshot(), tr)
 
 
 # ----------------------------------------------------------------- the door
@@ -147,7 +156,11 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         return Reply(503, {"error": "store-failed", "message": table.say_error(exc, tr)})
     tr = Tr(web.language(call.accept_language, browser))
     browser.table.words = tr
+    kept = None
     try:
+        if call.method == "POST" and call.path not in NOT_ACTIONS and not browser.stored:
+            with browser.lock:  # its first action: its session and game are stored now
+                kept = web.keep(browser)
         if locked:
             with browser.lock:
                 body = handler(web, browser, call, tr)
@@ -160,6 +173,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         refusal = browser.table.refusal(exc)
         status = _REFUSAL_STATUS[refusal.kind]
         body = {"error": refusal.code, "message": refusal.text}
+    if kept is not None and status >= 400:  # refused: nothing is stored after all
+        with browser.lock:
+            web.unkeep(browser, kept)
     return Reply(status, body, browser.token if new or token != browser.token else None)
 
 
@@ -178,7 +194,7 @@ def _public(web: WebState, token: str | None, call: Call, handler: PublicHandler
 
 # ----------------------------------------------------------------- handlers
 def get_game(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -199,7 +215,7 @@ def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, A
     rules = web.rules_of(browser, rules_field(string_field(data, "rules", 200)))
     browser.table.new_game(number=number, deck=deck, rules=rules)
     browser.solution = None
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -207,7 +223,7 @@ def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
     only_keys(call.data, ())
     browser.table.again()
     browser.solution = None
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def _move_field(data: Mapping[str, Any]) -> Move:
@@ -227,7 +243,7 @@ def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
 
 def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ("move",))
-    return state_doc(browser.table, browser.table.play(_move_field(call.data)).state, tr)
+    return _doc(web, browser, browser.table.play(_move_field(call.data)).state, tr)
 
 
 def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -239,28 +255,28 @@ def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     only_keys(call.data, ("from", "to", "swap"))
     source, target = _places(call.data)
     swap = bool(bool_field(call.data, "swap"))
-    return state_doc(browser.table, browser.table.drop(source, target, swap=swap).state, tr)
+    return _doc(web, browser, browser.table.drop(source, target, swap=swap).state, tr)
 
 
 def post_stock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A click on the stock: deal, or redeal once the stock is empty."""
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.stock().state, tr)
+    return _doc(web, browser, browser.table.stock().state, tr)
 
 
 def post_undo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.undo().state, tr)
+    return _doc(web, browser, browser.table.undo().state, tr)
 
 
 def post_redo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.redo().state, tr)
+    return _doc(web, browser, browser.table.redo().state, tr)
 
 
 def post_giveup(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.give_up().state, tr)
+    return _doc(web, browser, browser.table.give_up().state, tr)
 
 
 def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -514,4 +530,7 @@ PUBLIC_ROUTES: Final[dict[tuple[str, str], PublicHandler]] = {
 """The calls that need no game (they never make a session)."""
 SLOW_PATHS: Final = frozenset({"/api/hint", "/api/solution", "/api/review"})
 """The paths whose work is the solver's: an adapter runs them apart from the moves."""
+NOT_ACTIONS: Final = frozenset({"/api/clock"})
+"""POSTs that are not a player's action (the page hidden or shown): a browser that has
+not acted yet is not stored for them."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import secrets
 import socket
 import sqlite3
 import threading
@@ -19,14 +18,14 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from devilsgrip import i18n, table
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import N_
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
-from devilsgrip.store import Store, StoreError
+from devilsgrip.store import Store, StoreError, WebSession
 from devilsgrip.table import DEFAULT_SETTINGS, Event
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import BestLine, Table
@@ -54,6 +53,7 @@ class Browser:
 
     token: str
     owner: str
+    """The owner id of the browser's games and settings in the store (not its cookie)."""
     table: Table = field(init=False)
     """The controller of the browser's game: every action goes through it."""
     settings: dict[str, Any] = field(default_factory=dict)
@@ -61,6 +61,11 @@ class Browser:
     """The best line being worked out or found, with the game it is for."""
     reviews: OrderedDict[int | None, ReviewJob] = field(default_factory=OrderedDict)
     """The reviews made or in the making, by stored game id (None: the unsaved game)."""
+    stored: bool = False
+    """The browser's session and game are in the store: it has acted (see
+    :meth:`WebState.keep`); until then it lives in memory only."""
+    keep_failed: bool = False
+    """Storing it on its first action failed: its game goes on unsaved, and says so."""
 
     @property
     def session(self) -> PlaySession:
@@ -70,6 +75,14 @@ class Browser:
     def lock(self) -> threading.RLock:
         """Held while a request reads or changes this browser's game."""
         return self.table.lock
+
+
+class Kept(NamedTuple):
+    """What storing a browser on its first action replaced: its game in memory and the
+    stored game that took its place (None when its game was not replaced)."""
+
+    old: PlaySession
+    fresh: PlaySession | None
 
 
 class WebState:
@@ -171,8 +184,9 @@ class WebState:
         if found is not None:
             self.browsers.move_to_end(token)
             return found
-        if store is not None and _quietly(lambda: store.web_session_exists(token), False):
-            browser = self._load(store, token)
+        owner = None if store is None else _quietly(lambda: store.web_session_owner(token), None)
+        if store is not None and isinstance(owner, str):
+            browser = self._load(store, token, owner)
             self._remember(browser)
             return browser
         return None
@@ -186,16 +200,64 @@ class WebState:
         found = self._known_browser(token)
         if found is not None:
             return found, False
-        store = self.store
-        new_token = None if store is None else _quietly(store.create_web_session, None)
-        token = new_token if isinstance(new_token, str) else secrets.token_urlsafe(32)
-        browser = Browser(token=token, owner=f"web:{token}")
+        made = WebSession.new()
+        browser = Browser(token=made.token, owner=made.owner)
         browser.settings = dict(DEFAULT_SETTINGS)
         number, deck = self.pending_deal or (None, None)
         self.pending_deal = None
-        self.start_game(browser, number, deck, None)
+        # nothing is stored before the browser acts: a request that only reads costs memory
+        # (bounded below), never the database
+        session = PlaySession.start(None, number=number, deck=deck,
+                                    rules=self.rules_of(browser, None), owner=browser.owner,
+                                    store_error=self._store_error())
+        self.show(browser, session, Event("new"))
         self._remember(browser)
         return browser, True
+
+    def keep(self, browser: Browser) -> Kept | None:
+        """Store ``browser``'s session and its game, on its first action (call it holding the
+        browser's lock).  A store that fails leaves the game playing unsaved, as it says.
+        Returns what :meth:`unkeep` needs when the action is refused after all."""
+        store = self.store
+        if browser.stored or store is None:
+            return None
+        if _quietly(lambda: store.create_web_session(WebSession(browser.token, browser.owner)),
+                    None) is None:
+            browser.keep_failed = True
+            return None
+        browser.stored = True
+        old = browser.session
+        if old.saving or old.game.moves_played or old.final:
+            return Kept(old, None)
+        fresh = PlaySession.begin(store, old.game, browser.owner, self._store_error())
+        fresh.play_seconds = old.elapsed()  # the clock ran since the page opened
+        browser.table.session = fresh
+        return Kept(old, fresh)
+
+    def unkeep(self, browser: Browser, kept: Kept) -> None:
+        """Undo :meth:`keep` after a refused first action, when nothing was played since:
+        a refused request stores nothing."""
+        store, fresh = self.store, kept.fresh
+        if store is None or not browser.stored:
+            return
+        if fresh is not None:
+            if browser.session is not fresh or fresh.game_id is None or fresh.game.moves_played \
+                    or _quietly(lambda: store.event_count(fresh.game_id or 0), 1):
+                return
+            _quietly(lambda: store.delete_game(fresh.game_id or 0), None)
+            browser.table.session = kept.old
+        elif _quietly(lambda: store.settings(browser.owner), {}):
+            return
+        _quietly(lambda: store.delete_web_session(browser.token), None)
+        browser.stored = False
+
+    def pending(self, browser: Browser) -> bool:
+        """Whether ``browser``'s game waits for its first action to be stored (it has not
+        acted yet, and there is a database to store it in)."""
+        return self.store is not None and not browser.stored and not browser.keep_failed
+
+    def _store_error(self) -> StoreError | None:
+        return self.warning_error if isinstance(self.warning_error, StoreError) else None
 
     def _remember(self, browser: Browser) -> None:
         """Keep ``browser`` in memory; the least recently seen beyond the cap are dropped.
@@ -209,10 +271,9 @@ class WebState:
         while len(self.browsers) > limit:
             self.browsers.popitem(last=False)
 
-    def _load(self, store: Store, token: str) -> Browser:
+    def _load(self, store: Store, token: str, owner: str) -> Browser:
         """A browser known to the store (after a restart): its settings and current game."""
-        owner = f"web:{token}"
-        browser = Browser(token=token, owner=owner)
+        browser = Browser(token=token, owner=owner, stored=True)
         saved: dict[str, str] = _quietly(lambda: store.settings(owner), {})
         browser.settings = table.decode_settings(saved)
         _quietly(lambda: store.touch_web_session(token), None)
@@ -237,10 +298,9 @@ class WebState:
         self, browser: Browser, number: int | None, deck: str | None, rules: str | None
     ) -> None:
         """The first game of ``browser`` (a random numbered deal by default)."""
-        store_error = self.warning_error if isinstance(self.warning_error, StoreError) else None
         session = PlaySession.start(
             self.store, number=number, deck=deck, rules=self.rules_of(browser, rules),
-            owner=browser.owner, store_error=store_error,
+            owner=browser.owner, store_error=self._store_error(),
         )
         self.show(browser, session, Event("new"))
 
