@@ -231,8 +231,9 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
 
         check(c.post("/api/new", json={"game": number}))
         for path in ("/", "/api/game", "/api/stats", "/api/settings", "/api/i18n",
-                     "/api/rules", "/api/solution", "/cards/back.svg"):
+                     "/api/rules", "/cards/back.svg"):
             check(c.get(path))
+        check(c.post("/api/solution"))
         for path in ("/static/app.js", "/static/style.css", "/static/markdown.js"):
             check(c.get(path))
         for step in range(160):
@@ -246,7 +247,7 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
             elif roll < 0.18:
                 r = c.post("/api/move", json={"move": "t-a1"})
             elif step % 40 == 0:
-                r = c.get("/api/hint")
+                r = c.post("/api/hint")
             else:
                 moves = mirror.generate_moves() or [rng.choice(list(mirror.legal_moves))]
                 talon_or_build = [m for m in moves if m.text() not in ("d", "r")]
@@ -259,7 +260,7 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
             if r.status_code == 200 and "view" in r.json():
                 assert r.json()["view"] == mirror.view().to_dict()
         check(c.get("/api/game"))
-        check(c.get("/api/solution"))  # refused while the game is on: scanned like the rest
+        check(c.post("/api/solution"))  # refused while the game is on: scanned like the rest
         check(c.post("/api/review"))
         check(c.get("/api/review"))
         check(c.get("/api/history"))
@@ -268,8 +269,8 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
         mirror.give_up()
         check(r)
         check(c.get("/api/game"))
-        check(c.get("/api/hint"))
-        line = c.get("/api/solution")
+        check(c.post("/api/hint"))
+        line = c.post("/api/solution")
         seen += 1
         _exempt_solution(line, mirror)
         check(c.get("/api/history"))
@@ -278,17 +279,17 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
         check(c.post("/api/restart"))
         mirror = Game(number)  # restarting a given-up game starts a new one on the same deal
         check(c.get("/api/game"))
-        check(c.get("/api/solution"))
+        check(c.post("/api/solution"))
     return seen
 
 
 def _exempt_solution(response: httpx2.Response, game: Game) -> None:
     """The one response that may show the stock: the solver's line, after the end.
 
-    It is exempt from the scan only as ``GET /api/solution`` of a game that has
+    It is exempt from the scan only as ``POST /api/solution`` of a game that has
     ended; it replays the deal from its start, so it must show the stock order.
     """
-    assert response.request.method == "GET" and response.url.path == "/api/solution"
+    assert response.request.method == "POST" and response.url.path == "/api/solution"
     assert game.given_up or game.is_over()
     assert response.status_code == 200, response.text
     start = Game.from_position(game.start_position)

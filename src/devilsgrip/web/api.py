@@ -24,6 +24,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
+from functools import partial
 from typing import Any, Final
 
 from devilsgrip import i18n, table
@@ -34,7 +35,7 @@ from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
-from devilsgrip.table.controller import BestLine, Refusal, Snapshot, Table
+from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line
 from devilsgrip.web import reviews
 from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
 from devilsgrip.web.browsers import Browser, WebState
@@ -145,6 +146,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         public = PUBLIC_ROUTES.get((call.method, call.path))
         if public is None:
             tr = Tr(web.language(call.accept_language, None))
+            if call.path in PATHS:  # hint and best line change the game: POST only
+                return Reply(405, {"error": "method-not-allowed", "message": table.sentence(
+                    tr.gettext(N_("this address does not take that method")))})
             return Reply(404, {"error": "not-found", "message": table.sentence(tr.gettext(
                 N_("there is nothing here")))})
         return _public(web, token, call, public)
@@ -293,20 +297,22 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     return {"elapsed": round(session.elapsed(), 1), "running": session.clock_running}
 
 
-def get_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A hint, looked for in the solver's pool while the player's moves go on."""
     from devilsgrip.solver import hint as find_hint
 
+    only_keys(call.data, ())
     none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": [], "places": []}
     try:
         job = browser.table.hint_job()
     except Refusal as refusal:
         return none | {"text": refusal.text}
     limit = web.options.hint_time
-    future = web.run_solver(lambda: find_hint(job.game.copy(), time_limit=limit))
+    future = web.run_search(partial(find_hint, job.game.copy(), time_limit=limit))
     try:
         result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
+        future.cancel()  # a search still waiting for its turn is not begun
         return none | {"code": "hint-timeout", "text": tr.gettext(
             N_("No hint this time: it could not be worked out."))}
     found = browser.table.hint_found(job, result)
@@ -370,28 +376,37 @@ def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     return dict(stats) | {"saving": True, "best": best}
 
 
-def get_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """The solver's line for this deal, to watch: it never changes the player's moves.
 
     Answered only once the game has ended (over, won or given up), so showing
     the whole stock then gives nothing away; from the first request on, the
     game is final with the result it had (undo can no longer reopen it).
     """
+    only_keys(call.data, ())
     controller = browser.table
-    key, _start = controller.best_line_start()
+    key, start = controller.best_line_start()
     limit = web.options.solve_time
     with browser.lock:
         held = browser.solution
-        if held is None or held[0] != key or (held[1].done() and held[1].exception()):
-            future: Future[BestLine] = web.run_solver(
-                lambda: controller.best_line(time_limit=limit))
+        if held is None or held[0] != key or held[1].cancelled() or (
+                held[1].done() and held[1].exception()):
+            future: Future[dict[str, Any]] = web.run_search(
+                partial(best_line_doc, start, time_limit=limit))
             browser.solution = (key, future)
         else:
             future = held[1]
     try:
-        line = future.result(timeout=limit + 5.0)
+        return future.result(timeout=limit + 5.0)
     except TimeoutError as exc:
+        future.cancel()  # still waiting for its turn: dropped, asked again it starts anew
         raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
+
+
+def best_line_doc(start: Game, *, time_limit: float) -> dict[str, Any]:
+    """The best line from ``start`` as the API sends it (the search and the views of its
+    positions, worked out together where the search runs)."""
+    line = find_best_line(start, time_limit=time_limit)
     return solution_doc(line.start, line.moves, line.score, line.proven)
 
 
@@ -507,11 +522,11 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("POST", "/api/undo"): (post_undo, True),
         ("POST", "/api/redo"): (post_redo, True),
         ("POST", "/api/giveup"): (post_giveup, True),
-        ("GET", "/api/hint"): (get_hint, False),
+        ("POST", "/api/hint"): (post_hint, False),
         ("GET", "/api/picked"): (get_picked, True),
         ("GET", "/api/refusal"): (get_refusal, True),
         ("GET", "/api/stats"): (get_stats, True),
-        ("GET", "/api/solution"): (get_solution, False),
+        ("POST", "/api/solution"): (post_solution, False),
         ("POST", "/api/review"): (reviews.post_review, False),
         ("GET", "/api/review"): (reviews.get_review, False),
         ("GET", "/api/history"): (reviews.get_history, True),
@@ -528,6 +543,8 @@ PUBLIC_ROUTES: Final[dict[tuple[str, str], PublicHandler]] = {
     ("GET", "/api/rules"): get_rules,
 }
 """The calls that need no game (they never make a session)."""
+PATHS: Final = frozenset(path for _method, path in (*ROUTES, *PUBLIC_ROUTES))
+"""Every path of the API (a path asked with a method it does not take: 405)."""
 SLOW_PATHS: Final = frozenset({"/api/hint", "/api/solution", "/api/review"})
 """The paths whose work is the solver's: an adapter runs them apart from the moves."""
 NOT_ACTIONS: Final = frozenset({"/api/clock"})
