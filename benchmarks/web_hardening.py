@@ -85,46 +85,50 @@ async def player(base: str, moves: int, latencies: list[float]) -> None:
             mirror.play(move)
 
 
-def run_searchers(base: str, searchers: int, started: Any, answers: Any) -> None:
+def run_searchers(base: str, searchers: int, started: Any, answers: Any,
+                  method: str = "POST") -> None:
     """The searchers, in a process of their own: their clients' work (reading 60 long
     lines) never delays the measured player's."""
 
     async def all_of_them() -> list[int]:
         codes: list[int] = []
-        await asyncio.gather(*(searcher(base, 500 + i, codes, started)
+        await asyncio.gather(*(searcher(base, 500 + i, codes, started, method)
                                for i in range(searchers)))
         return codes
 
     answers.put(asyncio.run(all_of_them()))
 
 
-async def searcher(base: str, number: int, answers: list[int], started: Any) -> None:
+async def searcher(base: str, number: int, answers: list[int], started: Any,
+                   method: str) -> None:
     async with httpx2.AsyncClient(base_url=base, headers={"origin": base}, timeout=300) as c:
         (await c.post("/api/new", json={"game": number})).raise_for_status()
         (await c.post("/api/move", json={"move": "d"})).raise_for_status()
         (await c.post("/api/giveup")).raise_for_status()
         started.release()
-        r = await c.post("/api/solution")
+        r = await c.request(method, "/api/solution")
         answers.append(r.status_code)
 
 
-def searches(base: str, searchers: int, moves: int) -> tuple[list[float], list[int], float]:
-    """The player's move latencies while the searches run, the searches' answers, and the
-    share of the player's moves made while searches were still being answered."""
+def searches(base: str, searchers: int, moves: int,
+             method: str) -> tuple[list[float], list[int], bool]:
+    """The player's move latencies while the searches run, the searches' answers, and
+    whether searches were still being answered after the player's last move."""
     ctx = multiprocessing.get_context("spawn")
     started = ctx.Semaphore(0)
     answers = ctx.Queue()
-    proc = ctx.Process(target=run_searchers, args=(base, searchers, started, answers))
+    proc = ctx.Process(target=run_searchers, args=(base, searchers, started, answers, method))
     proc.start()
     for _ in range(searchers):  # every searcher has asked (or is asking) for its line
         started.acquire(timeout=120)
     latencies: list[float] = []
-    during = 0
     asyncio.run(player(base, moves, latencies))
-    during = 1 if proc.is_alive() else 0
+    during = proc.is_alive()
     codes: list[int] = answers.get(timeout=600)
     proc.join(30)
     return latencies, codes, during
+
+
 def looks(base: str, count: int) -> None:
     with httpx2.Client(base_url=base) as c:
         for _ in range(count):
@@ -137,6 +141,8 @@ def main() -> int:
     parser.add_argument("--searchers", type=int, default=60)
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--looks", type=int, default=5000)
+    parser.add_argument("--get-solution", action="store_true",
+                        help="ask for the best line by GET (a server from before it was POST only)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dg-hard-") as tmp:
         db = Path(tmp) / "games.sqlite3"
@@ -146,7 +152,8 @@ def main() -> int:
         try:
             print(f"stall: GET /api/game with ten stalled bodies open: "
                   f"{stall(base, port):.1f} ms (target < 1000 ms)")
-            latencies, answers, during = searches(base, args.searchers, args.moves)
+            latencies, answers, during = searches(base, args.searchers, args.moves,
+                                                 "GET" if args.get_solution else "POST")
             print(f"moves under {args.searchers} best-line searches: "
                   f"p50 {statistics.median(latencies):.1f} ms, "
                   f"p99 {percentile(latencies, 99):.1f} ms, max {max(latencies):.1f} ms "
