@@ -147,7 +147,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="dg-hard-") as tmp:
         db = Path(tmp) / "games.sqlite3"
         port = free_port()
-        proc = start_server(db, port)
+        proc = start_server(db, port, apart=not args.get_solution)
         base = f"http://127.0.0.1:{port}"
         try:
             print(f"stall: GET /api/game with ten stalled bodies open: "

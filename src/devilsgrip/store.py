@@ -425,7 +425,7 @@ def _migrate_3_to_4(con: sqlite3.Connection) -> None:
 def _migrate_4_to_5(con: sqlite3.Connection) -> None:
     con.execute(
         """CREATE TABLE web_sessions2 (
-            digest TEXT PRIMARY KEY, owner TEXT NOT NULL UNIQUE,
+            digest TEXT PRIMARY KEY, owner TEXT NOT NULL,
             created TEXT NOT NULL, last_seen TEXT NOT NULL
         ) WITHOUT ROWID"""
     )
@@ -1157,6 +1157,33 @@ class Store:
         rows = self._read("SELECT owner FROM web_sessions WHERE digest = ?",
                           (cookie_digest(token),))
         return str(rows[0][0]) if rows else None
+
+    def set_web_session_owner(self, token: str, owner: str) -> None:
+        """The browser of cookie ``token`` plays as ``owner`` from now on (a browser let in
+        as this computer's player: ``local``); its session is stored if it was not."""
+        when = now_text()
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO web_sessions (digest, owner, created, last_seen) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (digest) DO UPDATE SET "
+                "owner = excluded.owner, last_seen = excluded.last_seen",
+                (cookie_digest(token), owner, when, when),
+            )
+
+    def adopt_owner(self, old: str, new: str) -> None:
+        """The games and settings of ``old`` become ``new``'s (``new``'s settings win, and
+        its current game stays its current game)."""
+        if old == new:
+            return
+        with self._write() as con:
+            con.execute("UPDATE games SET owner = ? WHERE owner = ?", (new, old))
+            con.execute("INSERT OR IGNORE INTO settings (owner, key, value) "
+                        "SELECT ?, key, value FROM settings WHERE owner = ?", (new, old))
+            con.execute("DELETE FROM settings WHERE owner = ?", (old,))
+            con.execute("INSERT OR IGNORE INTO current_games (owner, game_id) "
+                        "SELECT ?, game_id FROM current_games WHERE owner = ?", (new, old))
+            con.execute("DELETE FROM current_games WHERE owner = ?", (old,))
+            con.execute("UPDATE web_sessions SET owner = ? WHERE owner = ?", (new, old))
 
     def delete_web_session(self, token: str) -> None:
         """Forget the browser session of cookie ``token`` (its games stay)."""

@@ -26,6 +26,10 @@ def register(sub: Any) -> None:
                    help=_("address to listen on (default: 127.0.0.1, this computer only)"))
     p.add_argument("--no-browser", action="store_true",
                    help=_("do not open the browser, only print the address"))
+    p.add_argument("--browsers-apart", action="store_true",
+                   help=_("each browser keeps its own games, on this computer too (by default "
+                          "every browser on this computer plays as its player, with the "
+                          "terminal game)"))
     p.set_defaults(func=run)
 
 
@@ -50,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 "this server").format(host=args.host), file=sys.stderr)
     options = ServerOptions(
         host=args.host, port=args.port, db=db_path(args), lang=args.lang, rules=rules,
-        game=args.game, deck=args.deck,
+        game=args.game, deck=args.deck, browsers_apart=args.browsers_apart,
     )
     try:
         return serve(options, open_browser=not args.no_browser, announce=_announce)

@@ -38,7 +38,7 @@ from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line
 from devilsgrip.web import reviews
 from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
-from devilsgrip.web.browsers import Browser, WebState
+from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.responses import WebError, shown
 
@@ -154,7 +154,7 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         return _public(web, token, call, public)
     handler, locked = route
     try:
-        browser, new = web.browser_for(token)
+        browser, new = web.browser_for(token, local=call.local)
     except (DevilsGripError, sqlite3.Error, OSError) as exc:
         tr = Tr(web.language(call.accept_language, None))
         return Reply(503, {"error": "store-failed", "message": table.say_error(exc, tr)})
@@ -180,13 +180,15 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
     if kept is not None and status >= 400:  # refused: nothing is stored after all
         with browser.lock:
             web.unkeep(browser, kept)
-    return Reply(status, body, browser.token if new or token != browser.token else None)
+    # this computer's player needs no cookie; a browser let in keeps the one it has
+    cookie = browser.token if browser.token and (new or token != browser.token) else None
+    return Reply(status, body, cookie)
 
 
 def _public(web: WebState, token: str | None, call: Call, handler: PublicHandler) -> Reply:
     """A call that needs no game: a known browser's language, no new session."""
     try:
-        browser = web.known_browser(token)
+        browser = web.known_browser(token, local=call.local)
     except (DevilsGripError, sqlite3.Error, OSError):
         browser = None
     tr = Tr(web.language(call.accept_language, browser))
@@ -431,6 +433,8 @@ def solution_doc(start: Game, moves: tuple[Move, ...], score: int,
 def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
     rules = web.rules_of(browser, None)
     return {
+        "player": "local" if browser.owner == LOCAL_OWNER else "guest",
+        "pairing": web.pairing_code is not None,
         "lang": tr.lang,
         "four_colour": bool(browser.settings.get("four_colour", False)),
         "animation": browser.settings.get("animation", "normal"),
@@ -475,6 +479,29 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
     tr = Tr(web.language(call.accept_language, browser))
     browser.table.words = tr
     return _settings_doc(browser, tr, web)
+
+
+def post_pair(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``{"code": "1234-5678"}``: the pairing code the server printed, typed in a browser on
+    another computer; it then plays as this computer's player (its games, history and
+    statistics, the terminal game's too).  Answers that player's state."""
+    only_keys(call.data, ("code",))
+    code = string_field(call.data, "code", 32)
+    if code is None:
+        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="code")
+    if browser.owner != LOCAL_OWNER:
+        if web.pairing_code is None:
+            raise WebError(409, "pairing-off", N_(
+                "this server listens on this computer only: there is no code to type"))
+        if not web.pair(browser, code):
+            raise WebError(403, "pairing-wrong", N_(
+                "that is not the code the server shows; type the code printed where the "
+                "server runs"))
+        browser = web.local_browser()
+    with browser.lock:
+        tr = Tr(web.language(call.accept_language, browser))
+        browser.table.words = tr
+        return _state(web, browser, tr)
 
 
 def _query_lang(call: Call, tr: Tr) -> str:
@@ -532,6 +559,7 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("GET", "/api/history"): (reviews.get_history, True),
         ("GET", "/api/settings"): (get_settings, True),
         ("POST", "/api/settings"): (post_settings, True),
+        ("POST", "/api/pair"): (post_pair, False),
     }
 
 
@@ -547,7 +575,7 @@ PATHS: Final = frozenset(path for _method, path in (*ROUTES, *PUBLIC_ROUTES))
 """Every path of the API (a path asked with a method it does not take: 405)."""
 SLOW_PATHS: Final = frozenset({"/api/hint", "/api/solution", "/api/review"})
 """The paths whose work is the solver's: an adapter runs them apart from the moves."""
-NOT_ACTIONS: Final = frozenset({"/api/clock"})
-"""POSTs that are not a player's action (the page hidden or shown): a browser that has
-not acted yet is not stored for them."""
+NOT_ACTIONS: Final = frozenset({"/api/clock", "/api/pair"})
+"""POSTs that are not a player's action (the page hidden or shown, a pairing code typed):
+a browser that has not acted yet is not stored for them."""
 

@@ -4,6 +4,7 @@ functions (:mod:`devilsgrip.web.api`), the lifespan, the middleware."""
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from typing import Final
@@ -66,12 +67,27 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
         except WebError as exc:
             tr = Tr(web.language(accept, web.known_browser(token)))
             return error_response(exc.status, exc.code, exc.text(tr))
-        call = Call(request.method, request.url.path, data, dict(request.query_params), accept)
+        local = not web.options.browsers_apart and _loopback_client(request)
+        call = Call(request.method, request.url.path, data, dict(request.query_params), accept,
+                    local=local)
         slow = request.url.path in SLOW_PATHS
         return await anyio.to_thread.run_sync(partial(respond, web, token, call),
                                               limiter=None if slow else moves)
 
     return answer
+
+
+def _loopback_client(request: Request) -> bool:
+    """Whether ``request`` comes from this computer (a loopback address)."""
+    client = request.client
+    if client is None:
+        return False
+    try:
+        address = ipaddress.ip_address(client.host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def respond(web: WebState, token: str | None, call: Call) -> Response:
