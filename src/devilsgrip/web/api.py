@@ -310,7 +310,7 @@ def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     except Refusal as refusal:
         return none | {"text": refusal.text}
     limit = web.options.hint_time
-    future = web.run_search(partial(find_hint, job.game.copy(), time_limit=limit))
+    future = web.run_solver(partial(find_hint, job.game.copy(), time_limit=limit))
     try:
         result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
@@ -393,7 +393,7 @@ def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
         held = browser.solution
         if held is None or held[0] != key or held[1].cancelled() or (
                 held[1].done() and held[1].exception()):
-            future: Future[dict[str, Any]] = web.run_search(
+            future: Future[dict[str, Any]] = web.run_solver(
                 partial(best_line_doc, start, time_limit=limit))
             browser.solution = (key, future)
         else:

@@ -71,8 +71,13 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
         call = Call(request.method, request.url.path, data, dict(request.query_params), accept,
                     local=local)
         slow = request.url.path in SLOW_PATHS
-        return await anyio.to_thread.run_sync(partial(respond, web, token, call),
-                                              limiter=None if slow else moves)
+        reply = await anyio.to_thread.run_sync(partial(handle, web, token, call),
+                                               limiter=None if slow else moves)
+        response = SafeJSONResponse(reply.body, status_code=reply.status)
+        if reply.token is not None:
+            set_cookie(response, reply.token)
+        response.headers.setdefault("cache-control", "no-store")
+        return response
 
     return answer
 
@@ -88,17 +93,6 @@ def _loopback_client(request: Request) -> bool:
         return False
     mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1
     return address.is_loopback or (mapped is not None and mapped.is_loopback)
-
-
-def respond(web: WebState, token: str | None, call: Call) -> Response:
-    """The answer to ``call`` as an HTTP response, made in a worker thread (a large answer,
-    a best line's positions, is encoded there, not in the event loop that serves everyone)."""
-    reply = handle(web, token, call)
-    response = SafeJSONResponse(reply.body, status_code=reply.status)
-    if reply.token is not None:
-        set_cookie(response, reply.token)
-    response.headers.setdefault("cache-control", "no-store")
-    return response
 
 
 def create_app(options: ServerOptions | None = None) -> Starlette:

@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import multiprocessing
-import os
 import re
 import secrets
-import signal
 import socket
 import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
@@ -46,12 +42,8 @@ COOKIE_NAME: Final = "dg_session"
 COOKIE_MAX_AGE: Final = 400 * 24 * 3600
 MAX_SESSIONS_IN_MEMORY: Final = 2000
 SOLVER_THREADS: Final = 4
-"""Reviews that run at once (in threads: they tell their progress); more wait their turn,
-and the threads that answer moves are never theirs."""
-SOLVER_PROCESSES: Final = 2
-"""Searches (hints, best lines) that run at once, each in a process of its own at a lower
-priority: neither the interpreter's lock nor its garbage collection is shared with the
-threads that answer moves, so a player's moves stay fast while others' searches run."""
+"""Searches (hints, best lines, reviews) that run at once; more wait their turn, and the
+threads that answer moves are never theirs."""
 MAX_UNSAVED_SESSIONS: Final = 500
 """Browsers kept in memory when there is no database (their games live nowhere else)."""
 TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{16,128}")
@@ -113,7 +105,6 @@ class WebState:
         self.options = options
         self._solver = solver
         self._pool: ThreadPoolExecutor | None = None
-        self._processes: ProcessPoolExecutor | None = None
         self._registry = threading.RLock()
         self.store: Store | None = None
         self.store_opened = False
@@ -156,38 +147,10 @@ class WebState:
             pool = self._pool
         return pool.submit(work)
 
-    def run_search(self, work: Callable[[], T]) -> Future[T]:
-        """Run ``work`` (a search: a ``functools.partial`` of a module-level function of plain
-        values) in the solver's own processes; its future.  More than
-        :data:`SOLVER_PROCESSES` searches wait their turn there."""
-        if self._solver is not None:
-            return self._solver(work)
-        with self._registry:
-            if self._processes is None:
-                self._processes = ProcessPoolExecutor(
-                    max_workers=SOLVER_PROCESSES, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_solver_process)
-            pool = self._processes
-        try:
-            return pool.submit(work)
-        except BrokenProcessPool:  # a search process died (killed): start the pool anew
-            with self._registry:
-                if self._processes is pool:
-                    self._processes = None
-            return self.run_search(work)
-
     def close_solver(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-        processes, self._processes = self._processes, None
-        if processes is not None:
-            # a search under way is not waited for: the server stops now
-            running = list(getattr(processes, "_processes", {}).values())
-            processes.shutdown(wait=False, cancel_futures=True)
-            for process in running:
-                with contextlib.suppress(OSError, ValueError, AttributeError):
-                    process.terminate()
 
     # ------------------------------------------------------------- the store
     def open_store(self) -> None:
@@ -500,15 +463,6 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
-
-
-def _solver_process() -> None:
-    """A search process starts: below the server in priority, deaf to Ctrl-C (the server
-    stops it)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
-    with contextlib.suppress(OSError, ValueError):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _machine_names() -> set[str]:
