@@ -148,7 +148,7 @@ class BestLine:
 
 def find_best_line(start: Game, *, time_limit: float = 10.0) -> BestLine:
     """The solver's line from ``start`` (a deal at its start); a plain function of plain
-    values, so that a server may run it in a process of its own."""
+    values: a server runs it apart from the player's game, in its solver's threads."""
     from devilsgrip.solver import solve
 
     result = solve(start, time_limit=time_limit)
