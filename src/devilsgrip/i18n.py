@@ -305,6 +305,27 @@ _HU_ONTO: Final = ("kettesre", "hármasra", "négyesre", "ötösre", "hatosra", 
 """Hungarian rank names with the sublative ending ("onto the ...")."""
 
 
+RANK_LETTERS: Final[dict[str, tuple[str, str, str]]] = {
+    "fr": ("V", "D", "R"),  # valet, dame, roi
+    "hu": ("B", "D", "K"),  # bubi, dáma, király
+}
+"""The letters of the jack, queen and king where a language's cards have their own (the
+others write J, Q, K).  The notation keeps its codes (``QH``) in every language."""
+
+
+def card_symbol(card: int, lang: str | None = None) -> str:
+    """The card as the screens show it: rank and suit symbol in the player's language
+    (``"10♠"``, ``"Q♥"``; ``"D♥"`` in French and Hungarian)."""
+    from devilsgrip.cards import RANK_OF
+    from devilsgrip.cards import card_symbol as plain
+
+    rank = RANK_OF[card]
+    letters = RANK_LETTERS.get(_lang(lang))
+    if letters is None or rank < 11:
+        return plain(card)
+    return letters[rank - 11] + plain(card)[-1]
+
+
 def _lang(lang: str | None) -> str:
     if lang is None:
         return _language
@@ -392,8 +413,8 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     # decks and game numbers (DeckError)
     "deck-unknown-card": N_("position {position}: unknown card '{card}'"),
     "deck-wrong-cards": N_("this is not a deck of 96 cards, two of each"),
-    "game-number-range": N_("game number {number} is out of range: 1 .. {max}"),
-    "game-number-bad": N_("bad game number {number}"),
+    "game-number-range": N_("game numbers are whole numbers from 1 to {max}, not '{number}'"),
+    "game-number-bad": N_("game numbers are whole numbers from 1 to {max}, not '{number}'"),
     # rules (RulesError)
     "rules-empty": N_("no rules given: name a preset such as 'classic'"),
     "rules-unknown-preset": N_("unknown rules preset '{preset}' (choose from {presets})"),
@@ -472,6 +493,8 @@ _RULES_EXPECTED: Final = {
     "fill_from_talon": N_("'true' or 'false'"),
 }
 _CARD_PARAMS: Final = ("card", "target", "need")
+NUMBER_SHOWN: Final = 40
+"""The most characters of a bad game number a message repeats (its start and end)."""
 
 
 class _Params(dict[str, Any]):
@@ -485,7 +508,13 @@ def error_text(
     code: str, params: Mapping[str, Any], lang: str | None = None, fallback: str | None = None
 ) -> str:
     """The translated text of reason ``code`` with ``params`` (``fallback`` if unknown)."""
-    from devilsgrip.cards import CARD_CODES, MAX_COUNT, MAX_GAME_NUMBER, parse_card_or_none
+    from devilsgrip.cards import (
+        CARD_CODES,
+        MAX_COUNT,
+        MAX_GAME_NUMBER,
+        parse_card_or_none,
+        short_text,
+    )
 
     cat = _catalog(lang)
     language = _lang(lang)
@@ -513,8 +542,9 @@ def error_text(
         # the store names its schema version in "supported" (i18n does not import the store)
         for name in ("path", "reason", "found", "supported", "game_id"):
             values.setdefault(name, "")
-    if code == "game-number-range":
+    if code in ("game-number-range", "game-number-bad"):  # one sentence for every case
         values["max"] = MAX_GAME_NUMBER
+        values["number"] = short_text(str(params.get("number", "")).strip(), NUMBER_SHOWN)
     if code == "rules-bad-value":
         expected = _RULES_EXPECTED.get(str(params.get("option")))
         values["expected"] = (

@@ -11,6 +11,7 @@ import pytest
 @pytest.mark.parametrize("name", [
     "devilsgrip.analysis", "devilsgrip.analysis.runner", "devilsgrip.analysis.summary",
     "devilsgrip.analysis.report", "devilsgrip.table", "devilsgrip.table.places",
+    "devilsgrip.table.lines",
 ])
 def test_doctests(name: str) -> None:
     module = importlib.import_module(name)

@@ -216,7 +216,8 @@ def test_an_unknown_language_is_refused_in_the_environment_language(
 
 
 @pytest.mark.parametrize(("argv", "expected"), [
-    (["deal", "²"], "devilsgrip: numéro de partie invalide : ²"),
+    (["deal", "²"], "devilsgrip: les numéros de partie sont des nombres entiers de 1 à "
+     "9223372036854775807, pas '²'"),
     (["solve", "--rules", "single-pass", "--time-limit", "nan"],
      "devilsgrip: --time-limit attend un nombre positif de secondes, pas 'nan'"),
     (["hint", "--game", "1", "--time-limit", "nan"],

@@ -113,15 +113,16 @@ def test_a_build_is_told_in_words() -> None:
     onto = game.grid[build.dst][-1]
     fill = game.stock[-1]
     text = table.say_event(table.act(game, build), game, Words("en"))
-    assert text == (f"{Words.card(card)} from {CELL_NAMES[build.src]} onto {Words.card(onto)} "
-                    f"in {CELL_NAMES[build.dst]}. {Words.card(fill)} from the stock fills "
+    en = Words("en")
+    assert text == (f"{en.card(card)} from {CELL_NAMES[build.src]} onto {en.card(onto)} "
+                    f"in {CELL_NAMES[build.dst]}. {en.card(fill)} from the stock fills "
                     f"{CELL_NAMES[build.src]}.")
 
 
 def test_a_hint_never_tells_the_card_the_stock_would_give() -> None:
     game = Game(5)
     build = next(m for m in game.generate_moves() if m.kind == MoveKind.BUILD)
-    hidden = Words.card(game.stock[-1])
+    hidden = Words("en").card(game.stock[-1])
     text = table.say_hint(explain(game, build), game, Words("en"))
     assert text.startswith("Hint: ") and hidden not in text.removeprefix("Hint: ")[:40]
     assert "stock" in text and not NOTATION.search(text)
@@ -148,13 +149,24 @@ def test_settings_read_back_as_written() -> None:
              {"four_colour": True, "animation": "fast", "lang": "hu",
               "rules": "single-pass"}.items()}
     assert saved["four_colour"] == "1"
-    assert table.decode_settings(saved) == {"four_colour": True, "animation": "fast",
-                                            "lang": "hu", "rules": "single-pass"}
+    assert table.decode_settings(saved) == dict(table.DEFAULT_SETTINGS) | {
+        "four_colour": True, "animation": "fast", "lang": "hu", "rules": "single-pass"}
     assert table.decode_settings({"four_colour": "x", "animation": "warp", "lang": "xx",
                                   "rules": "nonsense"}) == dict(table.DEFAULT_SETTINGS)
     assert table.rules_parts("literal,redeals=2") == {
         "preset": "literal", "options": {"draw": "3", "redeals": "2", "move_unit": "card",
                                          "fill_from_talon": "false"}}
+
+
+def test_sounds_on_and_guide_unseen_until_the_player_says_otherwise() -> None:
+    assert table.DEFAULT_SETTINGS[table.SOUNDS] is True
+    assert table.DEFAULT_SETTINGS[table.GUIDE_SEEN] is False
+    saved = {table.SOUNDS: table.encode_setting(False),
+             table.GUIDE_SEEN: table.encode_setting(True)}
+    settings = table.decode_settings(saved)
+    assert settings[table.SOUNDS] is False and settings[table.GUIDE_SEEN] is True
+    assert table.decode_settings({table.GUIDE_SEEN: "yes"})[table.GUIDE_SEEN] is False
+    assert {table.SOUNDS, table.GUIDE_SEEN} <= set(table.SETTING_KEYS)
 
 
 @settings(max_examples=40, deadline=None)

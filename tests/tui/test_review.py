@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList
 
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
@@ -16,7 +16,8 @@ from devilsgrip.store import Store
 from devilsgrip.table import reviews
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
-from devilsgrip.tui.screens import BestLineScreen, GameOverScreen, ReviewScreen
+from devilsgrip.tui.screens import GameOverScreen, ReviewScreen
+from devilsgrip.tui.viewer import LineViewer
 from devilsgrip.tui.widgets import Packed
 
 
@@ -62,12 +63,16 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             assert review.story.startswith(("Winnable until move", "Winnable at least until"))
             assert review.rows
             keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
-            assert keys == ["Enter: the position before that move", "Esc: back to the game"]
-            await pilot.press("enter")
-            await pilot.pause()
-            shown = str(review.query_one("#review-position", Static).render())
-            assert "a" in shown and "Played:" in shown
+            assert keys == ["Enter: that move on the grid", "Esc: back to the game"]
             assert review.query_one(OptionList).option_count == len(review.rows)
+            await pilot.press("enter")
+            await _until(pilot, lambda: isinstance(app.screen, LineViewer))
+            viewer = app.screen
+            assert isinstance(viewer, LineViewer)
+            notes = [item.plain for item in viewer.query_one("#info", Packed).items]
+            assert any(note.startswith("↑ Played:") for note in notes)
+            await pilot.press("escape")  # back to the list of costly moves
+            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             assert screen.session.game_id is not None
             assert store.review(screen.session.game_id) is not None
             await pilot.press("escape")
@@ -180,7 +185,7 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
             await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             await pilot.press("escape")
             await pilot.press("b")
-            await _until(pilot, lambda: isinstance(app.screen, BestLineScreen))
+            await _until(pilot, lambda: isinstance(app.screen, LineViewer))
             assert len(made) == 1
 
     asyncio.run(scenario())

@@ -21,8 +21,8 @@ from devilsgrip.notation import DEAL, Move, talon_build
 from devilsgrip.session import PlaySession
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
-from devilsgrip.table import reviews
-from devilsgrip.tui.app import DevilsGripApp
+from devilsgrip.table import GUIDE_SEEN, reviews
+from devilsgrip.tui.app import OWNER, DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
 from devilsgrip.tui.screens import GameOverScreen, HelpScreen, StatsScreen
@@ -225,6 +225,8 @@ def test_the_screen_speaks_french(store: Store) -> None:
     reason = game.reason(talon_build(cell))
     assert reason is not None
 
+    store.set_setting(OWNER, GUIDE_SEEN, "1")  # the first-game guide put away before
+
     async def scenario() -> None:
         app = make_app(store, number=1)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -356,7 +358,8 @@ def test_the_deal_number_dialog_is_centred_and_says_inside_why_a_number_is_refus
             assert app.screen is dialog
             error = str(dialog.query_one("#deal-number-error", Static).render())
             shown = screen_text(app)  # type: ignore[arg-type]
-            assert "out of range" in error and all(word in shown for word in error.split())
+            assert "whole numbers from 1 to" in error
+            assert all(word in shown for word in error.split())
             await pilot.press("escape")
             assert app.screen is screen and screen.session.game.number == 1
 

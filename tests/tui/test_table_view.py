@@ -110,12 +110,14 @@ def test_snapshot_mid_game_the_top_card_is_on_the_same_line_of_every_cell(size: 
                 # the top card on the first line inside the border, in every cell
                 assert top in inside[0], (CELL_NAMES[place], inside)
                 tops_by_row.setdefault(place // COLUMNS, set()).add(cell.region.y + 1)
-                # the cards beneath: one line, after the mark, never the first line
+                # the cards beneath: after the mark (never on the first line), spaced
+                # out, on the next line too when a cell is narrow
                 marked = [i for i, line in enumerate(inside) if BENEATH_MARK in line]
                 if len(pile) > 1:
                     assert len(marked) == 1 and marked[0] > 0, inside
-                    beneath = inside[marked[0]]
-                    assert all(card_symbol(c) in beneath for c in pile[:-1])
+                    beneath = " ".join(inside[marked[0]:]).split()
+                    assert beneath[0] == BENEATH_MARK
+                    assert beneath[1:] == [card_symbol(c) for c in pile[:-1]], inside
                     beneath_lines.add(marked[0])
                 else:
                     assert marked == []

@@ -253,7 +253,7 @@ def test_a_game_number_may_come_as_text(client: TestClient, typed: str) -> None:
 def test_an_out_of_range_game_number_gets_the_games_own_reason(client: TestClient) -> None:
     refused = assert_refused(client.post("/api/new", json={"game": "0"}), 400)
     assert refused["error"] == "game-number-range"
-    assert "out of range" in refused["message"]
+    assert "not '0'" in refused["message"]
     french = client.post("/api/new", json={"game": "0"}, headers={"accept-language": "fr"})
     assert assert_refused(french, 400)["message"] != refused["message"]
 
@@ -363,6 +363,10 @@ def test_stats_and_best_score(client: TestClient) -> None:
     assert stats["best"] is None and stats["saving"] is True
     post(client, "/api/move", {"move": "d"})
     post(client, "/api/giveup")
+    # the game just ended counts on this deal as it counts in the totals
+    stats = client.get("/api/stats").json()
+    assert stats["best"] == stats["best_score"] == 72
+    assert state(client)["game"]["best_score"] is None  # the end dialog's "best before"
     post(client, "/api/restart")
     stats = client.get("/api/stats").json()
     assert stats["best"] == 72
@@ -392,6 +396,27 @@ def test_settings_are_remembered(tmp_path: Path, make_client: MakeClient) -> Non
         "fr", True, "fast", "single-pass"
     )
 
+
+
+def test_the_first_game_guide_until_it_is_put_away_and_the_sounds_switch(
+        tmp_path: Path, make_client: MakeClient) -> None:
+    db = tmp_path / "g.sqlite3"
+    first = make_client(db=db)
+    defaults = first.get("/api/settings").json()
+    assert defaults["sounds"] is True and defaults["guide_seen"] is False
+    guide = defaults["guide"]
+    assert guide["rows"] == ["2 → 5 → 8 → J", "3 → 6 → 9 → Q", "4 → 7 → 10 → K"]
+    assert "stock" in guide["stock"] and guide["close"] == "Got it"
+    french = first.post("/api/settings", json={"lang": "fr"}).json()["guide"]
+    assert french["title"] != guide["title"] and french["rows"][0].startswith("2 → 5")
+    assert first.post("/api/settings", json={"guide_seen": "yes"}).status_code == 400
+    seen = first.post("/api/settings", json={"guide_seen": True, "sounds": False}).json()
+    assert seen["guide"] is None and seen["guide_seen"] is True and seen["sounds"] is False
+    # another server on the same database: the guide stays away, the sounds off
+    second = make_client(db=db)
+    second.cookies.set(COOKIE_NAME, first.cookies.get(COOKIE_NAME) or "", domain=DOMAIN)
+    again = second.get("/api/settings").json()
+    assert (again["guide"], again["sounds"]) == (None, False)
 
 @pytest.mark.parametrize(
     "body",

@@ -60,6 +60,12 @@ from devilsgrip.table.actions import (
 from devilsgrip.table.actions import (
     undo as undo,
 )
+from devilsgrip.table.guide import (
+    Guide as Guide,
+)
+from devilsgrip.table.guide import (
+    first_steps as first_steps,
+)
 from devilsgrip.table.history import (
     HistoryEntry as HistoryEntry,
 )
@@ -166,7 +172,13 @@ from devilsgrip.table.settings import (
     DEFAULT_SETTINGS as DEFAULT_SETTINGS,
 )
 from devilsgrip.table.settings import (
+    GUIDE_SEEN as GUIDE_SEEN,
+)
+from devilsgrip.table.settings import (
     SETTING_KEYS as SETTING_KEYS,
+)
+from devilsgrip.table.settings import (
+    SOUNDS as SOUNDS,
 )
 from devilsgrip.table.settings import (
     decode_settings as decode_settings,

@@ -122,9 +122,12 @@ class Summary:
     moves: int
     redeals: str
     best: int | None
-    """The best final score of the other games of this deal (None: none yet or no store)."""
+    """The best final score of this deal: of the other games, and of this one once its
+    result stands (None: none yet or no store)."""
     new_best: bool
     """The game is final and beats every earlier game of this deal."""
+    best_before: int | None
+    """The best final score of the other games of this deal (None: none yet or no store)."""
     end: str
     warning: str | None
     leave_asks: bool
@@ -135,15 +138,26 @@ class Summary:
             "deal": self.deal, "rules": self.rules, "status": self.status,
             "rating": self.rating, "score": self.score, "moves": self.moves,
             "redeals": self.redeals, "best": self.best, "new_best": self.new_best,
+            "best_before": self.best_before,
             "end": self.end, "warning": self.warning, "leave_asks": self.leave_asks,
             "final": self.final,
         }
 
 
+def deal_best(session: PlaySession, before: int | None) -> int | None:
+    """The deal's best final score: ``before`` (the other games'), and this game's score
+    once its result stands."""
+    if not session.final:
+        return before
+    score = session.game.score
+    return score if before is None else min(before, score)
+
+
 def summary(session: PlaySession, words: Words, best: int | None = None) -> Summary:
-    """The summary of ``session`` (``best``: the deal's best, when already looked up)."""
+    """The summary of ``session`` (``best``: the other games' best on this deal, when
+    already looked up)."""
     game = session.game
-    best = session.best_score() if best is None else best
+    before = session.best_score() if best is None else best
     status = session.result or game.status
     return Summary(
         deal=deal_label(game, words),
@@ -153,8 +167,9 @@ def summary(session: PlaySession, words: Words, best: int | None = None) -> Summ
         score=game.score,
         moves=game.moves_played,
         redeals=redeals_label(game, words),
-        best=best,
-        new_best=session.final and best is not None and game.score < best,
+        best=deal_best(session, before),
+        new_best=session.final and before is not None and game.score < before,
+        best_before=before,
         end=say_end(session, words),
         warning=saving_warning(session, words),
         leave_asks=session.leave_asks,

@@ -208,6 +208,16 @@ class Table:
             self._best = (key, best)
         return self._best[1]
 
+    def deal_best(self) -> int | None:
+        """The best final score on this deal, this game's own counted once it is final (what
+        statistics show: the totals count a final game, so the deal's best does too)."""
+        with self.lock:
+            others = self.best_score()
+            if not self.session.final:
+                return others
+            own = self.game.score
+            return own if others is None else min(others, own)
+
     def applies(self, action: str) -> bool:
         """Whether ``action`` (one of :data:`ACTIONS`) may be taken now."""
         return action in self._applies(self.game.view(with_legal=False))

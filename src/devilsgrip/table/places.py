@@ -56,12 +56,7 @@ def parse_deal_number(text: str) -> int:
     Raises :class:`~devilsgrip.errors.DeckError` with the engine's reason
     (``game-number-bad``, ``game-number-range``) so a screen can say why.
     """
-    typed = str(text).strip()
-    if not typed.isdigit():
-        raise DeckError("game-number-bad", f"bad game number {typed[:20]!r}", number=typed[:20])
-    number = int(typed)
-    Game(number)  # the engine's own check of the range
-    return number
+    return read_deal_number(str(text))  # one reading, one sentence, for every screen
 
 
 def read_deal_number(value: int | str) -> int:
@@ -75,7 +70,7 @@ def read_deal_number(value: int | str) -> int:
     >>> read_deal_number(" 9007199254740993 ")
     9007199254740993
     >>> say_error(_caught(read_deal_number, "0"), Words("en"))
-    'Game number 0 is out of range: 1 .. 9223372036854775807.'
+    "Game numbers are whole numbers from 1 to 9223372036854775807, not '0'."
     """
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise DeckError("game-number-bad", f"bad game number '{short_text(str(value))}'",

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from devilsgrip import i18n
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.rules import PRESETS, Rules
-
-if TYPE_CHECKING:
-    pass
 from devilsgrip.table.words import Words, preset_label
 
 
@@ -37,10 +34,21 @@ def rules_parts(rules: Rules | str) -> dict[str, Any]:
 ANIMATIONS: Final = ("off", "fast", "normal", "slow")
 
 
-DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {"four_colour": False, "animation": "normal"}
+GUIDE_SEEN: Final = "guide_seen"
+"""The switch set once the player has put the first-game guide away (every screen reads it:
+the guide is never shown again, on any screen, once it is on)."""
+
+SOUNDS: Final = "sounds"
+"""The switch for the sounds of cards and of a win (on unless the player turns it off)."""
+
+SWITCHES: Final = ("four_colour", SOUNDS, GUIDE_SEEN)
+"""The settings that are on or off (kept as ``"1"``/``"0"``)."""
+
+DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {"four_colour": False, "animation": "normal",
+                                              SOUNDS: True, GUIDE_SEEN: False}
 
 
-SETTING_KEYS: Final = ("lang", "four_colour", "animation", "rules")
+SETTING_KEYS: Final = ("lang", "four_colour", "animation", "rules", SOUNDS, GUIDE_SEEN)
 
 
 def encode_setting(value: Any) -> str:
@@ -53,8 +61,9 @@ def encode_setting(value: Any) -> str:
 def decode_settings(saved: Mapping[str, str]) -> dict[str, Any]:
     """The settings a player saved, read back (unknown or bad values are left out)."""
     settings: dict[str, Any] = dict(DEFAULT_SETTINGS)
-    if saved.get("four_colour") in ("0", "1"):
-        settings["four_colour"] = saved["four_colour"] == "1"
+    for switch in SWITCHES:
+        if saved.get(switch) in ("0", "1"):
+            settings[switch] = saved[switch] == "1"
     if saved.get("animation") in ANIMATIONS:
         settings["animation"] = saved["animation"]
     lang = i18n.normalize_language(saved.get("lang"))

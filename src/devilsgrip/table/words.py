@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from devilsgrip import i18n
-from devilsgrip.cards import CELL_NAMES, Card, card_symbol
+from devilsgrip.cards import CELL_NAMES, Card
 from devilsgrip.game import Game, MoveEffect, Source, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import (
@@ -43,10 +43,10 @@ class Words:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.cat.ngettext(singular, plural, n)
 
-    @staticmethod
-    def card(card: Card) -> str:
-        """A card as the table shows it: rank and suit symbol (``10♣``)."""
-        return card_symbol(card)
+    def card(self, card: Card) -> str:
+        """A card as the table shows it: rank and suit symbol (``10♣``; ``D♥`` for the
+        queen in French)."""
+        return i18n.card_symbol(card, self.lang)
 
     def cards(self, cards: Sequence[Card]) -> str:
         """Cards in a row: ``6♦, 9♦ and Q♦``."""
@@ -195,8 +195,8 @@ def say_event(event: Event, game: Game, words: Words) -> str:
         if kind == "undo":
             return _undo_words(event.effect, w)
         text = _move_words(event.effect, w)
-        if kind == "redo":
-            return w.gettext("Played again:") + " " + text
+        if kind == "redo":  # the move's sentence goes on after the colon
+            return w.gettext("Played again:") + " " + text[:1].lower() + text[1:]
         return text
     if kind == "new":
         text = say_deal(game, w) + " " + w.gettext("A new deal.")

@@ -71,6 +71,8 @@ class DevilsGripApp(App[None]):
         self.game_screen: GameScreen | None = None
         settings = table.decode_settings(self._saved_settings())
         self.four_colour: bool = settings["four_colour"]
+        self.guide_seen: bool = settings[table.GUIDE_SEEN]
+        """The first-game guide was put away (on any screen): it is not shown again."""
 
     # ------------------------------------------------------------ settings
     def _saved_settings(self) -> dict[str, str]:
@@ -134,7 +136,9 @@ class DevilsGripApp(App[None]):
             self.game_screen = GameScreen(
                 self.table, four_colour=self.four_colour, hint_time=self.hint_time,
                 solve_time=self.solve_time, flourish_delay=self.flourish_delay,
-                dialog_guard=self.dialog_guard, warning=warning)
+                dialog_guard=self.dialog_guard, warning=warning,
+                guide=None if self.guide_seen
+                else table.first_steps(Words(), self.table.game.rules))
             self.push_screen(self.game_screen)
         else:
             self.game_screen.set_table(self.table, event, warning)
@@ -169,6 +173,13 @@ class DevilsGripApp(App[None]):
         on_now = self.toggle_four_colour()
         if self.game_screen is not None:
             self.game_screen.four_colour = on_now
+
+    @on(GameScreen.GuideSeen)
+    def guide_put_away(self, message: GameScreen.GuideSeen) -> None:
+        self.guide_seen = True
+        if self.store is not None:
+            with contextlib.suppress(DevilsGripError):
+                self.store.set_setting(OWNER, table.GUIDE_SEEN, table.encode_setting(True))
 
     @on(GameScreen.OpenDialog)
     def dialog_asked(self, message: GameScreen.OpenDialog) -> None:

@@ -17,11 +17,13 @@ that apply now (:meth:`GameScreen.key_hints`) and the help lists them all
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
+from rich.console import Console
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -35,22 +37,23 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from devilsgrip import table
-from devilsgrip.cards import COLUMNS, GRID_SIZE, Card
+from devilsgrip.cards import CELL_NAMES, COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Pile
 from devilsgrip.i18n import N_, _
 from devilsgrip.notation import Move
-from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Place, Words
+from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Guide, Place, Words
 from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table
+from devilsgrip.table.lines import LineStep, best_line_steps, review_steps
 from devilsgrip.tui.places import PLACES, step
 from devilsgrip.tui.screens import (
-    BestLineScreen,
     ConfirmScreen,
     DealNumberScreen,
     GameOverScreen,
     HelpScreen,
     ReviewScreen,
 )
+from devilsgrip.tui.viewer import LineViewer
 from devilsgrip.tui.widgets import (
     InfoPanel,
     KeyBar,
@@ -68,6 +71,17 @@ if TYPE_CHECKING:
     from devilsgrip.session import PlaySession
     from devilsgrip.solver import Hint
 
+MEASURE_WIDTH: Final = 400
+GRID_LINES: Final = 15
+"""The grid's lines at 80x24: three rows of cells, each a card with the cards beneath it."""
+BOTTOM_LINES: Final = 6
+"""The lines of the stock, the talon and the info panel (see devilsgrip.tcss)."""
+_MEASURE: Final = Console(file=io.StringIO(), width=MEASURE_WIDTH)
+"""A console that only measures how a message wraps (nothing is printed on it)."""
+BOTTOM_FEWEST: Final = 4
+"""The fewest lines of that row: the stock and the talon still show their cards."""
+STATUS_LINES: Final = (2, 6)
+"""The fewest and the most lines of the status area."""
 MIN_WIDTH: Final = 80
 MIN_HEIGHT: Final = 24
 """The smallest terminal the table fits in; below it the screen says so."""
@@ -75,6 +89,7 @@ MIN_HEIGHT: Final = 24
 CURSOR_KEYS: Final = Binding.Group(N_("move the cursor over the grid, the stock and the talon"))
 ALWAYS: Final = frozenset({"help", "quit"})
 """Actions whose keys the key bar always shows."""
+ANY_TIME: Final = ALWAYS | {"more_keys"}
 KEY_NAMES: Final = {
     "enter": N_("Enter"), "space": N_("Space"), "escape": N_("Esc"), "question_mark": "?",
     "left": "←", "right": "→", "up": "↑", "down": "↓", "tab": "Tab",
@@ -172,6 +187,8 @@ class GameScreen(Screen[None]):
                 tooltip=N_("statistics of your games with these rules")),
         Binding("c", "four_colour", N_("four colours"), show=False,
                 tooltip=N_("four-colour deck on or off")),
+        Binding("m", "more_keys", N_("more"), show=False,
+                tooltip=N_("the key bar's next keys, when they do not all fit in it")),
     ]
 
     cursor: reactive[Place] = reactive(0, init=False)
@@ -207,6 +224,9 @@ class GameScreen(Screen[None]):
     class Quit(Message):
         """The player closes the terminal game."""
 
+    class GuideSeen(Message):
+        """The player's first action put the first-game guide away (for every screen)."""
+
     class OpenDialog(Message):
         """Show ``dialog`` over the table; its answer goes to ``answered``."""
 
@@ -238,19 +258,21 @@ class GameScreen(Screen[None]):
     class BestLineFound(Message):
         bubble = False
 
-        def __init__(self, score: int, proven: bool, moves: tuple[Move, ...],
+        def __init__(self, score: int, proven: bool, steps: list[LineStep],
                      token: int) -> None:
             super().__init__()
             self.score = score
             self.proven = proven
-            self.moves = moves
+            self.steps = steps
             self.token = token
 
     def __init__(self, controller: Table, *, four_colour: bool = False,
                  hint_time: float = 1.0, solve_time: float = 10.0,
                  flourish_delay: float = 0.25, dialog_guard: float = 0.5,
-                 warning: str | None = None) -> None:
+                 warning: str | None = None, guide: Guide | None = None) -> None:
         super().__init__()
+        self.guide = guide
+        """The first-game guide while it is shown (None once put away, or seen before)."""
         self.table = controller
         """The one door to the game: every action goes through it."""
         self.set_reactive(GameScreen.four_colour, four_colour)
@@ -320,6 +342,7 @@ class GameScreen(Screen[None]):
 
     def _fit(self, width: int, height: int) -> None:
         self.too_small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self._show_said()
         if self.too_small:
             size = f"{MIN_WIDTH}x{MIN_HEIGHT}"
             self.query_one("#too-small", Static).update(Text.assemble(
@@ -362,6 +385,8 @@ class GameScreen(Screen[None]):
         self._warning = None
         if problems:
             self.say("  ".join(table.sentence(p) for p in problems), error=True)
+        elif self.guide is not None:
+            self.say(f"{self.guide.stock} {self.guide.build}")
         elif self.session.game.moves_played:
             self.say(_("Game resumed. Press F1 for the rules and keys."))
         else:
@@ -401,7 +426,8 @@ class GameScreen(Screen[None]):
         talon.cards = shown.talon[-3:]
         talon.count = len(shown.talon)
         info = self.query_one("#info", InfoPanel)
-        info.heading = (shown.about.deal, shown.about.rules)
+        info.heading = ((self.guide.title, shown.about.deal) if self.guide is not None
+                        else (shown.about.deal, shown.about.rules))
         info.border_subtitle = "" if shown.saving else _("not saving")
         info.set_class(not shown.saving, "-not-saving")
         info.items = self.info_items()
@@ -433,16 +459,48 @@ class GameScreen(Screen[None]):
         for place, widget in self._places.items():
             widget.cursor = place == self.cursor
             widget.picked = place == self.picked
-            widget.hinted = place in self.hint_places
+            # the guide points at the stock as a hint does (» before its name)
+            widget.hinted = place in self.hint_places or (
+                self.guide is not None and place == STOCK)
 
-    def watch_said(self, said: Said) -> None:
+    def watch_said(self) -> None:
+        self._show_said()
+
+    def _show_said(self) -> None:
+        """The message in the status area, never in the grid's room: a long one takes
+        lines from the stock, talon and info row (down to :data:`BOTTOM_FEWEST`), and one
+        too long even then ends in "…"."""
+        said = self.said
         widget = self.query_one("#status", Static)
-        widget.update(said.text)
+        width = max(1, self.size.width - 2)
+        lines = Text(said.text).wrap(_MEASURE, width)
+        spare = self.size.height - GRID_LINES - 1  # the key bar's line
+        room = min(STATUS_LINES[1], max(STATUS_LINES[0], len(lines)))
+        bottom = max(BOTTOM_FEWEST, min(BOTTOM_LINES, spare - room))
+        room = max(1, min(room, spare - bottom))
+        self.query_one("#bottom").styles.height = bottom
+        self.query_one("#info").styles.height = bottom
+        widget.styles.height = room
+        if len(lines) > room:
+            kept = lines[:room]
+            last = kept[-1]
+            last.rstrip()
+            last.truncate(width - 1)
+            last.append("…")
+            widget.update(Text("\n").join(kept))
+        else:
+            widget.update(said.text)
         widget.set_class(said.error, "-error")
 
     def info_items(self) -> tuple[Text, ...]:
-        """The info panel's items (each kept whole when the panel wraps)."""
+        """The info panel's items (each kept whole when the panel wraps); while the guide
+        is shown, the build order of each row of the grid."""
         assert self.shown is not None
+        if self.guide is not None:
+            return tuple(Text.assemble((f"{CELL_NAMES[row * COLUMNS]}–"
+                                        f"{CELL_NAMES[row * COLUMNS + COLUMNS - 1]}  ", "bold"),
+                                       order)
+                         for row, order in enumerate(self.guide.rows))
         about = self.shown.about
         words = Words()
         items = [
@@ -469,7 +527,7 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------- keys
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys wait while the win's arrangement plays or the table does not fit."""
-        if action in ALWAYS:
+        if action in ANY_TIME:
             return True
         return not (self.busy or self.too_small)
 
@@ -574,6 +632,7 @@ class GameScreen(Screen[None]):
             except Refusal as refusal:
                 self.refuse(refusal)
                 return
+            self.put_guide_away()
             self.picked = place
             self.say(picked.said)
             return
@@ -594,6 +653,15 @@ class GameScreen(Screen[None]):
             self.picked = None
             self.say(table.say_event(Event("putback"), self.session.game, Words()))
 
+    def put_guide_away(self) -> None:
+        """The player's first action (it plays as usual) puts the guide away, for good."""
+        if self.guide is None:
+            return
+        self.guide = None
+        self._show_marks()
+        self.watch_shown(self.shown)  # the info panel's own items again
+        self.post_message(self.GuideSeen())
+
     # --------------------------------------------------------------- moves
     def play(self, move: Move) -> bool:
         """Ask the controller to play ``move``; show why when it is refused."""
@@ -608,6 +676,7 @@ class GameScreen(Screen[None]):
             self.picked = None
             self._after_refusal(refusal)
             return False
+        self.put_guide_away()
         if outcome.event.kind == "putback":
             self.picked = None
             self.say(outcome.said)
@@ -706,7 +775,7 @@ class GameScreen(Screen[None]):
         about = self.table.snapshot().summary
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
-            moves=game.moves_played, best=about.best, final=about.final,
+            moves=game.moves_played, best=about.best_before, final=about.final,
             given_up=game.given_up, new_best=about.new_best,
             why=table.say_why_ended(self.session, Words()), guard=self.dialog_guard,
         )
@@ -739,9 +808,10 @@ class GameScreen(Screen[None]):
     class ReviewFound(Message):
         bubble = False
 
-        def __init__(self, story: str, rows: list[tuple[str, str]], token: int) -> None:
+        def __init__(self, story: str, rows: list[str], steps: list[LineStep],
+                     token: int) -> None:
             super().__init__()
-            self.story, self.rows, self.token = story, rows, token
+            self.story, self.rows, self.steps, self.token = story, rows, steps, token
 
     def show_review(self) -> None:
         """Where the game lost its cards (a game that has ended: it is final from then on)."""
@@ -792,8 +862,9 @@ class GameScreen(Screen[None]):
             return
         words = Words()
         story = table.say_review(review, session.game, words)
-        rows = table.review_rows(review, session.game, words)
-        self.post_message(self.ReviewFound(story, rows, token))
+        rows = [m.line for m in table.costly_moves(review, session.game, words)]
+        steps = review_steps(session.game, review, words)
+        self.post_message(self.ReviewFound(story, rows, steps, token))
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
@@ -802,7 +873,20 @@ class GameScreen(Screen[None]):
             return
         self.sync()
         self.say(message.story)
-        self.open_dialog(ReviewScreen(message.story, message.rows))
+        steps = message.steps
+        costly = [i for i, step in enumerate(steps) if step.played]
+
+        def chosen(row: int | None) -> None:
+            """A costly move chosen in the list: the game shown at it, on the grid."""
+            if row is None or row >= len(costly):
+                return
+            self.open_dialog(LineViewer(steps, _("Review of this game"), start=costly[row],
+                                        four_colour=self.four_colour),
+                             lambda _closed: self.open_dialog(
+                                 ReviewScreen(message.story, message.rows, chosen=row),
+                                 chosen))
+
+        self.open_dialog(ReviewScreen(message.story, message.rows), chosen)
 
     # ------------------------------------------------------------ best line
     def show_best_line(self) -> None:
@@ -826,7 +910,8 @@ class GameScreen(Screen[None]):
         except Exception:  # a failing search must not end the game
             self.post_message(self.SearchFailed(token, "best"))
             return
-        self.post_message(self.BestLineFound(line.score, line.proven, line.moves, token))
+        steps = best_line_steps(line.start, line.moves, line.score, Words())
+        self.post_message(self.BestLineFound(line.score, line.proven, steps, token))
 
     @on(BestLineFound)
     def _best_line_found(self, message: BestLineFound) -> None:
@@ -836,8 +921,12 @@ class GameScreen(Screen[None]):
             return
         self.solution_shown = True
         self.say(_("Best possible score: {score}").format(score=message.score) + ".")
-        self.open_dialog(BestLineScreen(message.score, message.proven,
-                                        [m.text() for m in message.moves]))
+        notes = [_("Best possible score: {score}").format(score=message.score) + ".",
+                 _("Proven best for this deal.") if message.proven
+                 else _("The best line found in the time allowed; it may be beaten."),
+                 _("Watching the line leaves your game and its result as they are.")]
+        self.open_dialog(LineViewer(message.steps, _("The best line"), notes=notes,
+                                    four_colour=self.four_colour))
 
     # ---------------------------------------------------------------- hints
     def action_hint(self) -> None:
@@ -949,6 +1038,10 @@ class GameScreen(Screen[None]):
 
     def action_four_colour(self) -> None:
         self.post_message(self.ToggleFourColour())
+
+    def action_more_keys(self) -> None:
+        """``m``: the key bar's next page of keys (when they do not all fit)."""
+        self.query_one("#keys", KeyBar).turn_page()
 
     def action_quit(self) -> None:
         self.post_message(self.Quit())

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 class GameOverScreen(ModalScreen[str]):
     """The end of a game: why it ended, score, rating and the deal's best score so far.
 
+    ``best`` is the best final score of the deal's other games (None: none yet).
+
     Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
     not final), ``"best"``, ``"quit"`` or ``"close"``.  For ``guard`` seconds
     after it appears it ignores keys: those were typed for the table.
@@ -76,12 +78,14 @@ class GameOverScreen(ModalScreen[str]):
             _("rating: {rating}").format(rating=rating_label(self.rating)),
             ngettext("{n} move", "{n} moves", self.moves).format(n=self.moves),
         ]
-        if self.new_best:
-            lines.append(_("New best on this deal!"))
-        if self.best is None:
+        if self.new_best and self.best is not None:
+            lines.append(_("New best on this deal! The best before was {best}.").format(
+                best=self.best))
+        elif self.best is None:
             lines.append(_("first finished game of this deal"))
         else:
-            lines.append(_("best score on this deal so far: {score}").format(score=self.best))
+            lines.append(_("best score on this deal so far: {score}").format(
+                score=min(self.best, self.score) if self.final else self.best))
         if self.final:
             keys = _("n: new game   R: play this deal again   v: review   b: best line   "
                      "Esc: the grid   q: quit")
@@ -110,49 +114,19 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss(choice)
 
 
-class BestLineScreen(ModalScreen[None]):
-    """The solver's best line for the deal (shown once the game has ended)."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q", "close", show=False)]
-
-    def __init__(self, score: int, proven: bool, moves: Sequence[str]) -> None:
-        super().__init__(classes="dialog-screen")
-        self.score = score
-        self.proven = proven
-        self.moves = list(moves)
-
-    def compose(self) -> ComposeResult:
-        lines = [
-            _("Best possible score: {score}").format(score=self.score),
-            _("Proven best for this deal.") if self.proven
-            else _("The best line found in the time allowed; it may be beaten."),
-            ngettext("The line has {n} move:", "The line has {n} moves:", len(self.moves))
-            .format(n=len(self.moves)),
-        ]
-        with Vertical(id="best-line", classes="dialog"):
-            yield Static(_("The best line"), classes="dialog-title")
-            yield Static("\n".join(lines), id="best-line-body")
-            with VerticalScroll(id="best-line-moves"):
-                yield Static(" ".join(self.moves))
-            yield Static(_("Watching the line leaves your game and its result as they are.")
-                         + "  " + _("Esc: back to the game"), classes="dialog-keys")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class ReviewScreen(ModalScreen[None]):
-    """A game's review: its story, the moves that cost cards, and for the one chosen
-    the position before it with the move played and the better one (read-only)."""
+class ReviewScreen(ModalScreen[int | None]):
+    """A game's review: its story and the moves that cost cards; dismissed with the
+    index of the move chosen (the game screen then shows it on the grid), or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
 
-    def __init__(self, story: str, rows: Sequence[tuple[str, str]]) -> None:
-        """``rows``: for each costly move, its line in the list and the position before it
-        (with the played and the better move) as text."""
+    def __init__(self, story: str, rows: Sequence[str], *, chosen: int = 0) -> None:
+        """``rows``: for each costly move, its line in the list; ``chosen``: the one
+        highlighted first."""
         super().__init__(classes="dialog-screen")
         self.story = story
         self.rows = list(rows)
+        self.chosen = chosen
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
@@ -161,21 +135,20 @@ class ReviewScreen(ModalScreen[None]):
             if self.rows:
                 yield Static(_("Moves that cost cards:"), classes="review-head")
                 yield OptionList(*(Option(line, id=f"cost-{k}")
-                                   for k, (line, _shown) in enumerate(self.rows)),
-                                 id="review-list")
-                yield Static("", id="review-position")
-            keys = (_("Enter: the position before that move   Esc: back to the game")
+                                   for k, line in enumerate(self.rows)), id="review-list")
+            keys = (_("Enter: that move on the grid   Esc: back to the game")
                     if self.rows else _("Esc: back to the game"))
             yield Packed(keys.split("   "), classes="dialog-keys")
 
     def on_mount(self) -> None:
         if self.rows:
-            self.query_one(OptionList).focus()
+            options = self.query_one(OptionList)
+            options.highlighted = min(self.chosen, len(self.rows) - 1)
+            options.focus()
 
     @on(OptionList.OptionSelected)
-    def chosen(self, event: OptionList.OptionSelected) -> None:
-        index = int(str(event.option.id).removeprefix("cost-"))
-        self.query_one("#review-position", Static).update(self.rows[index][1])
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(str(event.option.id).removeprefix("cost-")))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -5,8 +5,8 @@ clicks (messages up); they know no rule of the game.
 
 Every grid cell draws its pile with the same :class:`CardLayout`, chosen from
 the smallest cell, so that the top card sits on the same line of every cell
-of a row, and the cards beneath it on one fixed line further down, off the
-card's face, dim, after a mark (``└``): they cannot be taken for a top.
+of a row, and the cards beneath it on fixed lines further down, off the
+card's face, in quieter ink, after a mark (``└``): they cannot be taken for a top.
 """
 
 from __future__ import annotations
@@ -23,8 +23,16 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from devilsgrip.cards import COLUMNS, RANK_OF, ROWS, SUIT_OF, SUIT_SYMBOLS, Card, card_symbol
-from devilsgrip.i18n import _, ngettext
+from devilsgrip.cards import (
+    COLUMNS,
+    IS_TOP,
+    RANK_OF,
+    ROWS,
+    SUIT_OF,
+    SUIT_SYMBOLS,
+    Card,
+)
+from devilsgrip.i18n import RANK_LETTERS, _, card_symbol, current_language, ngettext
 from devilsgrip.tui.places import STOCK, TALON, Place, place_name
 
 TWO_COLOURS: Final = ("#1c1c1c", "#c8102e", "#c8102e", "#1c1c1c")
@@ -35,14 +43,17 @@ FACE: Final = "#f3efe2"
 """The card face."""
 PICKED_FACE: Final = "#ffe98a"
 """The face of a picked-up card (also drawn in reverse, for terminals without colour)."""
-BENEATH: Final = "#c8d8cc"
-"""Ink of the cards beneath a top, on the felt."""
+BENEATH: Final = "#a8c0b0"
+"""Ink of the cards beneath a top, on the felt: quieter than the text, still 6.3:1 (never
+dimmed: a terminal's dim would take it below 4.5:1)."""
 BACK_STYLE: Final = Style(color="#7fa7e8")
 
 BENEATH_MARK: Final = "└"
 """Starts the line of the cards beneath the top card."""
 HINT_MARK: Final = "»"
 """Before the name of a place the hint names."""
+TITLE_FRAME: Final = 6
+"""The cells of a border around its title: the corners, a line each side, a space each side."""
 PICKED_MARK: Final = "↑"
 """Before the name of the place whose cards are picked up."""
 
@@ -79,9 +90,17 @@ class CardLayout(NamedTuple):
     width: int = 8
 
     @property
+    def beneath(self) -> int:
+        """Lines that list the cards beneath the top: two when a cell is too narrow for
+        three of them spaced out on one line (and tall enough to keep a face line)."""
+        if self.lines >= 3 and self.width < BENEATH_WIDEST:
+            return 2
+        return 1 if self.lines > 1 else 0
+
+    @property
     def face(self) -> int:
-        """Lines of the card face (the line after it lists the cards beneath)."""
-        return max(1, self.lines - 1)
+        """Lines of the card face (the lines after it list the cards beneath)."""
+        return max(1, self.lines - self.beneath)
 
     @property
     def corners(self) -> bool:
@@ -94,6 +113,8 @@ class CardLayout(NamedTuple):
         return self.face >= 7 and self.width >= 11
 
 
+BENEATH_WIDEST: Final = len("└ 10♠ 10♥ 10♦")
+"""The width that lists three cards beneath a top, spaced out, on one line."""
 SMALL_LAYOUT: Final = CardLayout()
 BIG_RANKS: Final[dict[int, tuple[str, str, str]]] = {
     2: ("╺━┓", "┏━┛", "┗━╸"),
@@ -109,7 +130,8 @@ BIG_RANKS: Final[dict[int, tuple[str, str, str]]] = {
     12: ("┏━┓", "┃ ┃", "┗━╋"),
     13: ("┃┏┛", "┣┫ ", "┃┗┓"),
 }
-"""Ranks 2 .. K drawn three lines high, for the large cards."""
+"""Ranks 2 .. K drawn three lines high, for the large cards (J, Q, K only where the
+language writes them so: its own letters are drawn as they are)."""
 
 
 def _line(text: Text, width: int, align: str, style: Style) -> Text:
@@ -143,7 +165,7 @@ def pile_lines(pile: Sequence[Card], layout: CardLayout, width: int, four_colour
     lines: list[Text] = []
     if layout.corners:
         middle = [Text(symbol, style=ink)]
-        if layout.big:
+        if layout.big and not (IS_TOP[top] and current_language() in RANK_LETTERS):
             middle = [Text(row, style=ink) for row in BIG_RANKS[RANK_OF[top]]]
             middle.append(Text(SUIT_SYMBOLS[SUIT_OF[top]], style=ink))
         face_lines = [Text("")] * layout.face
@@ -162,26 +184,35 @@ def pile_lines(pile: Sequence[Card], layout: CardLayout, width: int, four_colour
     else:
         lines.append(_line(Text(symbol, style=ink), width, "center", face))
         lines.extend(_line(Text(""), width, "center", face) for _ in range(layout.face - 1))
-    beneath = pile[:-1]
-    if layout.lines > 1:
-        lines.append(_beneath_line(beneath, width))
+    lines.extend(beneath_lines(pile[:-1], width, layout.beneath))
     return lines
 
 
-def _beneath_line(beneath: Sequence[Card], width: int) -> Text:
-    """The cards beneath the top, bottom first, dim on the felt after :data:`BENEATH_MARK`
-    (spaced out when there is room)."""
-    if not beneath:
-        return Text("")
+def beneath_lines(beneath: Sequence[Card], width: int, count: int) -> list[Text]:
+    """``count`` lines listing the cards beneath the top, bottom first, in quiet ink on
+    the felt after :data:`BENEATH_MARK`: spaced out, on a second line when one is too
+    narrow (run together only when even that is too narrow)."""
+    if count <= 0:
+        return []
+    lines = [""] * count
     symbols = [card_symbol(c) for c in beneath]
-    compact = "".join(symbols)
-    for text in (" ".join([BENEATH_MARK, *symbols]), f"{BENEATH_MARK} {compact}",
-                 BENEATH_MARK + compact):
-        if len(text) <= width:
-            break
-    line = Text(text, style=Style(color=BENEATH, dim=True))
-    line.truncate(width)
-    return line
+    if symbols:
+        row = 0
+        lines[0] = BENEATH_MARK
+        for symbol in symbols:
+            if len(lines[row]) + 1 + len(symbol) > width and row + 1 < count \
+                    and lines[row] != BENEATH_MARK:
+                row += 1
+                lines[row] = " "
+            lines[row] += " " + symbol
+        if any(len(line) > width for line in lines):  # too narrow even so
+            lines = [BENEATH_MARK + "".join(symbols)] + [""] * (count - 1)
+    out = []
+    for line in lines:
+        text = Text(line, style=Style(color=BENEATH))
+        text.truncate(width)
+        out.append(text)
+    return out
 
 
 # ----------------------------------------------------------------- places
@@ -216,7 +247,13 @@ class PlaceWidget(Widget):
     def _retitle(self) -> None:
         marks = (HINT_MARK if self.hinted else "") + (PICKED_MARK if self.picked else "")
         name = self.name_text()
-        self.border_title = f"{marks} {name}" if marks else name
+        # the border keeps the name whole: the marks touch it when a space would not fit
+        room = self.outer_size.width - TITLE_FRAME
+        joint = " " if self.outer_size.width == 0 or len(marks) + 1 + len(name) <= room else ""
+        self.border_title = f"{marks}{joint}{name}" if marks else name
+
+    def on_resize(self) -> None:
+        self._retitle()
 
     def watch_hinted(self) -> None:
         self._retitle()
@@ -245,7 +282,10 @@ class PileCell(PlaceWidget):
 
     def render(self) -> RenderResult:
         width = max(1, self.content_size.width)
-        lines = pile_lines(self.pile, self.card_layout, width, self.four_colour, picked=self.picked,
+        grid = self.parent
+        # the grid's layout, also when the cell was not yet there as the grid got its size
+        layout = grid.card_layout if isinstance(grid, PileGrid) else self.card_layout
+        lines = pile_lines(self.pile, layout, width, self.four_colour, picked=self.picked,
                            empty_word=_("empty"))
         return Text("\n").join(lines)
 
@@ -315,9 +355,11 @@ class TalonBox(PlaceWidget):
         if not self.cards:
             text.append(_("empty"), style=Style(dim=True, italic=True))
         *fanned, top = self.cards or (None,)
-        for card in fanned:
+        for card in fanned:  # covered: plain ink on the card's face, readable (>= 4.5:1)
             assert card is not None
-            text.append_text(card_text(card, self.four_colour, bold=False, dim=True))
+            covered = card_text(card, self.four_colour, bold=False)
+            covered.stylize(Style(bgcolor=FACE))
+            text.append_text(covered)
             text.append(" ")
         if top is not None:
             face = Style(bgcolor=PICKED_FACE if self.picked else FACE, reverse=self.picked)
@@ -405,33 +447,73 @@ class KeyHint(NamedTuple):
 
 
 class KeyBar(Widget):
-    """The keys that apply now, as many as fit, in order; pinned keys always show."""
+    """The keys that apply now, in order; pinned keys always show.  When they do not all
+    fit, they are shown in pages, each with :attr:`MORE` (the key that turns the page)
+    and where it is ("2/2"): no key is left out without a sign."""
 
     GAP: ClassVar[str] = "  "
+    MORE: ClassVar[str] = "m"
     hints: reactive[tuple[KeyHint, ...]] = reactive(())
+    page: reactive[int] = reactive(0)
+    """The page shown (see :meth:`pages`); back to the first when the keys change."""
 
     @staticmethod
     def fitting(hints: Sequence[KeyHint], width: int, gap: str = "  ") -> list[KeyHint]:
-        """The hints shown in ``width`` cells: every pinned one, then the others in order."""
+        """The hints of the first page in ``width`` cells (see :meth:`pages`)."""
+        return KeyBar.pages(hints, width, gap)[0]
+
+    @staticmethod
+    def pages(hints: Sequence[KeyHint], width: int, gap: str = "  ",
+              more: str = "m") -> list[list[KeyHint]]:
+        """The hints in pages of ``width`` cells: all on one page when they fit; else every
+        page has the pinned ones, as many others as fit in order, and ``more`` with the
+        page's number, so that every key is on a page."""
 
         def size(hint: KeyHint) -> int:
             return Text(f"{hint.key} {hint.label}").cell_len + len(gap)
 
-        room = width + len(gap) - sum(size(h) for h in hints if h.pinned)
-        shown: list[KeyHint] = []
-        for hint in hints:
-            if hint.pinned:
-                shown.append(hint)
-            elif size(hint) <= room:
-                room -= size(hint)
-                shown.append(hint)
+        pinned = sum(size(h) for h in hints if h.pinned)
+        if pinned + sum(size(h) for h in hints if not h.pinned) <= width + len(gap):
+            return [list(hints)]
+        others = [h for h in hints if not h.pinned]
+        label = _("more")
+        room = width + len(gap) - pinned - size(KeyHint(more, f"{label} 9/9"))
+        chunks: list[list[KeyHint]] = []
+        for hint in others:
+            if chunks and sum(size(h) for h in chunks[-1]) + size(hint) <= room:
+                chunks[-1].append(hint)
             else:
-                room = -1  # keep the order: nothing after a key that does not fit
-        return shown
+                chunks.append([hint])
+        pages: list[list[KeyHint]] = []
+        for n, chunk in enumerate(chunks, 1):
+            page = [h for h in hints if h.pinned or h in chunk]
+            turn = KeyHint(more, f"{label} {n}/{len(chunks)}", True)
+            # the page's own keys, then "more", then the pinned key that closes the bar
+            page.insert(len(page) - 1 if len(page) > 1 and page[-1].pinned else len(page),
+                        turn)
+            pages.append(page)
+        return pages
+
+    def watch_hints(self, old: tuple[KeyHint, ...], new: tuple[KeyHint, ...]) -> None:
+        if old != new:
+            self.page = 0
+
+    def turn_page(self) -> bool:
+        """Show the next page of keys (the first after the last); False when all fit."""
+        count = len(self.pages(self.hints, self.content_size.width, self.GAP, self.MORE))
+        if count <= 1:
+            return False
+        self.page = (self.page + 1) % count
+        return True
+
+    def shown(self) -> list[KeyHint]:
+        """The hints on the page shown."""
+        pages = self.pages(self.hints, self.content_size.width, self.GAP, self.MORE)
+        return pages[self.page % len(pages)]
 
     def render(self) -> RenderResult:
         text = Text(no_wrap=True)
-        for i, hint in enumerate(self.fitting(self.hints, self.content_size.width, self.GAP)):
+        for i, hint in enumerate(self.shown()):
             if i:
                 text.append(self.GAP)
             text.append(hint.key, style="bold")

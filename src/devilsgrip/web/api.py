@@ -101,7 +101,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
             "rules": snap.rules,
             "saving": snap.saving or pending,
             "warning": None if pending else about.warning,
-            "best_score": about.best,
+            "best_score": about.best_before,  # the end dialog tells a new best against it
             "new_best": about.new_best,
             "final": about.final,
             "leave_asks": about.leave_asks,
@@ -370,7 +370,7 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
 
 
 def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
-    best = browser.table.best_score()
+    best = browser.table.deal_best()
     if web.store is None:
         return {"saving": False, "best": best}
     stats = web.store.stats(owner=browser.owner).to_dict()
@@ -438,6 +438,11 @@ def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
         "lang": tr.lang,
         "four_colour": bool(browser.settings.get("four_colour", False)),
         "animation": browser.settings.get("animation", "normal"),
+        table.SOUNDS: bool(browser.settings.get(table.SOUNDS, True)),
+        table.GUIDE_SEEN: bool(browser.settings.get(table.GUIDE_SEEN, False)),
+        # the first-game guide, until the player has put it away (on any screen)
+        "guide": (None if browser.settings.get(table.GUIDE_SEEN)
+                  else table.first_steps(tr, browser.table.game.rules).to_dict()),
         "rules": rules,
         "rules_parts": table.rules_parts(rules),
         "presets": table.presets_doc(tr),
@@ -452,7 +457,8 @@ def get_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
 
 def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     data = call.data
-    only_keys(data, ("lang", "four_colour", "animation", "rules"))
+    only_keys(data, ("lang", "four_colour", "animation", "rules", table.SOUNDS,
+                     table.GUIDE_SEEN))
     changes: dict[str, Any] = {}
     lang = string_field(data, "lang", 16)
     if lang is not None:
@@ -461,9 +467,10 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
                                                    "{languages})"),
                            lang=shown(lang), languages=", ".join(i18n.LANGUAGES))
         changes["lang"] = lang
-    four = bool_field(data, "four_colour")
-    if four is not None:
-        changes["four_colour"] = four
+    for switch in ("four_colour", table.SOUNDS, table.GUIDE_SEEN):
+        value = bool_field(data, switch)
+        if value is not None:
+            changes[switch] = value
     animation = string_field(data, "animation", 16)
     if animation is not None:
         if animation not in ANIMATIONS:

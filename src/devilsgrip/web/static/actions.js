@@ -10,6 +10,8 @@
 import { captureRects, finishAnimations, flourish, pause, planFlights, runFlights, snapBack } from "./animation.js";
 import { clearMoveArrows, drawHintArrow } from "./arrows.js";
 import { placeEl } from "./board.js";
+import { renderGuide } from "./guide.js";
+import { playSound } from "./sound.js";
 import { confirmThen, showEnd, showSolutionError, showSolutionLine, showSolutionSearching } from "./dialogs.js";
 import { cardName, t, tn } from "./i18n.js";
 import { clearHint, say, showMessage } from "./messages.js";
@@ -67,6 +69,16 @@ export async function start() {
   if (document.visibilityState === "visible") clockRunning(true);
 }
 
+// ---------------------------------------------------------------- the guide
+// The player's first action puts the first-game guide away, for good and for every
+// screen: the server keeps that in the player's settings (guide_seen).
+export function putGuideAway() {
+  if (!app.settings.guide) return;
+  setSettings({ guide: null, guide_seen: true });
+  renderGuide();
+  request("POST", "/api/settings", { guide_seen: true }).catch(() => {});
+}
+
 // ---------------------------------------------------------------- the state
 // A new state from the server: the state takes it, the board is drawn again and the
 // cards fly from where they were to where they are.
@@ -83,6 +95,9 @@ export async function applyState(next, options = {}) {
     applyStrings();
   }
   render();
+  if (options.announce !== false && old && old.game && next.game && old.game.id === next.game.id) {
+    playSound(soundOf(old.view, next.view));
+  }
   if (options.dealIn) {
     // a new deal: the 24 cards fly from the stock to their cells, row by row
     const after = captureRects();
@@ -100,6 +115,14 @@ export async function applyState(next, options = {}) {
   if (options.ghost && options.ghost.el.isConnected) options.ghost.el.remove();
   if (next.announce && options.announce !== false) say(next.announce);
   if (!options.quiet) await afterMove();
+}
+
+// What a change of the board sounds like: cards dealt onto the talon, the talon turned
+// over, or cards laid down (a build, a swap, an undo).
+function soundOf(ov, nv) {
+  if (nv.stock < ov.stock && nv.talon.length > ov.talon.length) return "deal";
+  if (nv.stock > ov.stock && nv.talon.length < ov.talon.length) return "redeal";
+  return nv.moves !== ov.moves || JSON.stringify(nv.grid) !== JSON.stringify(ov.grid) ? "card" : null;
 }
 
 // ----------------------------------------------------------------- picking up
@@ -154,6 +177,7 @@ async function refused(error, options) {
     }
   }
   render();
+  playSound("refused");
   showMessage(error.message, "error", options.offer);
   return false;
 }
@@ -296,7 +320,8 @@ export function hint() {
 }
 
 // ------------------------------------------------------------- after a move
-const WON_PAUSE_MS = 1400;
+// The arranging of a won grid takes at most this long, whatever the animation speed.
+const ARRANGE_MS = 700;
 
 async function afterMove() {
   const st = app.state;
@@ -304,32 +329,39 @@ async function afterMove() {
   const v = st.view;
   const id = String(st.game && st.game.id);
   const swaps = st.arrangement || [];
+  const toEnd = (v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer;
   if (v.won && app.arrangedFor === id && app.arranged < swaps.length && !app.viewer) {
-    await arrange(swaps);
-  }
-  if ((v.over || v.won || v.given_up) && app.endShownFor !== gameKey() && !app.viewer) {
-    setEndShown(gameKey());
-    if (v.won) {
-      await flourish();
-      // the arranged grid stays in view a moment before the dialog covers it
-      await pause(WON_PAUSE_MS);
+    // just won: told at once (its sound, its dialog); the grid arranges itself beneath
+    if (toEnd) {
+      setEndShown(gameKey());
+      playSound("win");
+      openEnd();
     }
+    await arrange(swaps);
+    await flourish();
+    return;
+  }
+  if (toEnd) {
+    setEndShown(gameKey());
+    if (v.won) playSound("win");
     openEnd();
   }
 }
 
-// The swaps that put the jacks, queens and kings of a won grid in their rows, one by one.
+// The swaps that put the jacks, queens and kings of a won grid in their rows: the piles fly
+// to their places one after another, all within ARRANGE_MS.
 async function arrange(swaps) {
   say(t("Won! Arranging the jacks, queens and kings."));
-  for (let k = app.arranged + 1; k <= swaps.length; k += 1) {
-    const old = view();
-    const before = captureRects();
-    setArranged(k);
-    render();
-    const after = captureRects();
-    await runFlights(planFlights(old, view(), before, after), null);
-    if (speed()) await pause(90 * speed());
-  }
+  const old = view();
+  const before = captureRects();
+  setArranged(swaps.length);
+  render();
+  const after = captureRects();
+  const flights = planFlights(old, view(), before, after);
+  const factor = speed() || 1;
+  const gap = flights.length > 1 ? Math.max(0, ARRANGE_MS / factor - 240) / (flights.length - 1) : 0;
+  flights.forEach((flight, k) => { flight.order = k; flight.stagger = gap; });
+  await runFlights(flights, null);
 }
 
 // The state as the server has it now, shown without flights when it differs from what is

@@ -33,6 +33,7 @@ export function showEnd() {
   const v = st.view;
   const game = st.game || {};
   $("end-title").textContent = v.won ? t("You won!") : v.given_up ? t("Game given up") : t("Game over");
+  $("dlg-end").classList.toggle("won", Boolean(v.won));
   $("end-score").textContent = t("Score: {score}", { score: v.score });
   // a win needs no rating line: the title says it
   $("end-rating").hidden = Boolean(v.won);
@@ -122,6 +123,7 @@ export function buildHelp() {
       t("Double-click a card to move it when it has exactly one place to go."),
       t("Click the stock to deal; when it is empty, click it to redeal."),
       t("Swaps: drag a pile onto an empty cell and the two cells exchange places. To swap two piles, hold Shift while you drop one on the other, or take the offer to swap shown after a drop that does not build. Swaps never change the score."),
+      t("On a touch screen, to swap two piles, hold your finger on one until it lifts, then drag it onto the other."),
       t("A card dropped where it may not go returns, and the reason is shown."),
     ]),
     h(t("Keyboard")),
@@ -283,6 +285,7 @@ export function showSettings() {
   const presets = app.words.presets;
   fillOptions($("set-lang"), app.words.languages.map((code) => [code, languageName(code)]), s.lang);
   $("set-four").checked = Boolean(s.four_colour);
+  $("set-sounds").checked = s.sounds !== false;
   fillOptions($("set-anim"), ["off", "fast", "normal", "slow"].map((v) => [v, speedName(v)]), s.animation || "normal");
   const parts = s.rules_parts || { preset: "classic", options: (presets.classic || {}).options || {} };
   fillOptions($("set-preset"), Object.keys(presets).map((p) => [p, presetName(p)]), parts.preset);
@@ -307,6 +310,7 @@ export function readSettings() {
   return {
     lang: $("set-lang").value,
     four_colour: $("set-four").checked,
+    sounds: $("set-sounds").checked,
     animation: $("set-anim").value,
     rules: composeRules(),
   };

@@ -4,11 +4,13 @@
 
 import {
   autoMove, catchUp, clockRunning, dealOrRedeal, hint, leaveViewer, newGame, openEnd, pick, play, playAgain,
-  playDrop, putBack, redo, showSolution, undo, viewerPlay, viewerStep,
+  playDrop, putBack, putGuideAway, redo, showSolution, undo, viewerPlay, viewerStep,
 } from "./actions.js";
 import { finishAnimations, rectOf, snapBack } from "./animation.js";
 import { cellEls, placeEl, placeOf } from "./board.js";
 import { closeDialog, openDialog, showPresetOptions } from "./dialogs.js";
+import { guideShown, layoutGuide } from "./guide.js";
+import { wakeSound } from "./sound.js";
 import { t } from "./i18n.js";
 import { clearHint, showMessage } from "./messages.js";
 import {
@@ -20,12 +22,23 @@ import { $, app, COLUMNS, selectable, setDragging, setSelected } from "./state.j
 import { showArrows } from "./viewer.js";
 
 // ------------------------------------------------------------------- input
-// what only input needs: the last pick (a double-click is two picks of one place) and a
-// click that ends a drag, which must not count as a click
+// what only input needs: the last pick (a double-click is two picks of one place), the
+// press under way (a tap is acted on when the pointer comes up, whether or not the
+// browser follows it with a click), and the tap already acted on, whose click is not
+// acted on again
 let lastPick = { place: null, time: 0 };
-let suppressClick = false;
-// the drag under way: where it started, its ghost card, the place under the pointer
+let press = null;
+let tapped = { place: null, time: 0 };
+let dragEnded = -Infinity;
+// the drag under way: where it started, its ghost card, the place under the pointer,
+// whether it ever left its own place, whether it is a swap (a touch held still first)
 let drag = null;
+let holdTimer = 0;
+
+// How far a pointer moves before a press becomes a drag: a finger wobbles more than a mouse.
+const DRAG_SLOP = { mouse: 6, pen: 8, touch: 12 };
+// How long a finger holds a pile still before dragging it swaps it with the pile it is dropped on.
+const HOLD_TO_SWAP_MS = 450;
 
 export function onPlaceActivate(place, viaKeyboard) {
   finishAnimations(); // the board shows where everything is before anything is picked up
@@ -56,14 +69,22 @@ export function onPlaceActivate(place, viaKeyboard) {
   playDrop(app.selected, place);
 }
 
+// A tap: a press and release on one place that did not become a drag.
+function onTap(place) {
+  tapped = { place, time: performance.now() };
+  if (app.viewer) return; // the best line is only watched
+  onPlaceActivate(place, false);
+}
+
 export function onClick(event) {
-  if (suppressClick) {
-    suppressClick = false;
-    return;
-  }
   if (app.viewer) return; // the best line is only watched
   const place = placeOf(event.target);
   if (place === null) return;
+  // the click that follows a tap already acted on (a click from the keyboard or a script
+  // has no pointer press, detail 0)
+  const since = performance.now();
+  if (event.detail > 0 && tapped.place === place && since - tapped.time < 800) return;
+  if (event.detail > 0 && since - dragEnded < 400) return; // the click that ends a drag
   onPlaceActivate(place, false);
 }
 
@@ -72,12 +93,47 @@ export function onPointerDown(event) {
   if (event.button !== 0 || drag || app.viewer) return;
   finishAnimations();
   const place = placeOf(event.target);
+  press = place === null ? null : { place, id: event.pointerId };
   if (place === null || place === "stock" || !selectable(place)) return;
   const source = place === "talon" ? $("talon").querySelector(".fan.top") : cellEls[place].querySelector("img");
   if (!source) return;
-  drag = { place, source, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null };
+  drag = { place, source, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null, over: null,
+    left: false, swap: false, slop: DRAG_SLOP[event.pointerType] ?? 6 };
   setDragging(place);
   placeEl(place).setPointerCapture(event.pointerId);
+  window.clearTimeout(holdTimer);
+  if (event.pointerType !== "mouse" && typeof place === "number") {
+    // a pile held still is lifted to swap with the pile it is dropped on
+    const held = drag;
+    holdTimer = window.setTimeout(() => {
+      if (drag !== held || held.ghost) return;
+      held.swap = true;
+      lift(held);
+      showMessage(t("Swap: drop this pile on another to exchange them."));
+    }, HOLD_TO_SWAP_MS);
+  }
+}
+
+// The dragged card follows the pointer as a ghost; the card at its place is shown lifted.
+function lift(d) {
+  const r = rectOf(d.source);
+  const ghost = document.createElement("img");
+  ghost.className = d.swap ? "ghost swap" : "ghost";
+  ghost.alt = "";
+  ghost.src = d.source.src;
+  ghost.style.left = r.left + "px";
+  ghost.style.top = r.top + "px";
+  ghost.style.width = r.width + "px";
+  ghost.style.height = r.height + "px";
+  $("fly-layer").append(ghost);
+  d.ghost = ghost;
+  d.rect = r;
+  d.source.classList.add("lifted");
+  setSelected(d.place);
+  clearHint();
+  render();
+  document.body.classList.add("dragging");
+  document.body.classList.toggle("swapping", d.swap);
 }
 
 export function onPointerMove(event) {
@@ -86,27 +142,13 @@ export function onPointerMove(event) {
   const dx = event.clientX - d.x;
   const dy = event.clientY - d.y;
   if (!d.ghost) {
-    if (Math.hypot(dx, dy) < 6) return;
-    const r = rectOf(d.source);
-    const ghost = document.createElement("img");
-    ghost.className = "ghost";
-    ghost.alt = "";
-    ghost.src = d.source.src;
-    ghost.style.left = r.left + "px";
-    ghost.style.top = r.top + "px";
-    ghost.style.width = r.width + "px";
-    ghost.style.height = r.height + "px";
-    $("fly-layer").append(ghost);
-    d.ghost = ghost;
-    d.rect = r;
-    d.source.classList.add("lifted");
-    setSelected(d.place);
-    clearHint();
-    render();
-    document.body.classList.add("dragging");
+    if (Math.hypot(dx, dy) < d.slop) return;
+    window.clearTimeout(holdTimer);
+    lift(d);
   }
   d.ghost.style.transform = `translate(${dx}px, ${dy}px) rotate(${Math.max(-6, Math.min(6, dx / 30))}deg)`;
   const over = placeOf(document.elementFromPoint(event.clientX, event.clientY));
+  if (over !== d.place) d.left = true;
   if (over !== d.over) {
     if (d.over !== null) placeEl(d.over).classList.remove("over");
     d.over = over;
@@ -114,26 +156,58 @@ export function onPointerMove(event) {
   }
 }
 
-
 export function endDrag(event, cancelled) {
+  const p = press;
+  if (p && p.id === event.pointerId) press = null;
   const d = drag;
-  if (!d || event.pointerId !== d.id) return;
+  const at = cancelled ? null : placeOf(document.elementFromPoint(event.clientX, event.clientY));
+  if (!d || event.pointerId !== d.id) {
+    // a press on the stock or an empty cell: a tap when it ends where it began
+    if (p && p.id === event.pointerId && at === p.place) onTap(p.place);
+    return;
+  }
+  window.clearTimeout(holdTimer);
   drag = null;
   setDragging(null);
-  document.body.classList.remove("dragging");
+  document.body.classList.remove("dragging", "swapping");
   if (d.over !== null && typeof d.over === "number") placeEl(d.over).classList.remove("over");
-  if (!d.ghost) return; // a plain click: the click event handles it
-  suppressClick = true;
-  window.setTimeout(() => { suppressClick = false; }, 0);
-  const ghost = { el: d.ghost, rect: d.rect, place: d.place };
   const restore = () => d.source.classList.remove("lifted");
-  const target = cancelled ? null : placeOf(document.elementFromPoint(event.clientX, event.clientY));
+  // a press that never left its place is a tap, however the finger wobbled
+  const tap = !cancelled && !d.swap && at === d.place && (!d.ghost || !d.left);
+  if (!d.ghost) {
+    if (tap) onTap(d.place);
+    return;
+  }
+  const ghost = { el: d.ghost, rect: d.rect, place: d.place };
   setSelected(null);
-  if (target === null || target === d.place || typeof target !== "number") {
+  if (!tap) dragEnded = performance.now();
+  if (tap) {
+    ghost.el.remove();
+    restore();
+    render();
+    onTap(d.place);
+    return;
+  }
+  if (d.swap) showMessage("");
+  if (at === null || at === d.place || typeof at !== "number") {
     snapBack(ghost).then(() => { restore(); render(); });
     return;
   }
-  playDrop(d.place, target, { ghost, swap: event.shiftKey && typeof d.place === "number" }).then(restore);
+  playDrop(d.place, at, { ghost, swap: (d.swap || event.shiftKey) && typeof d.place === "number" }).then(restore);
+}
+
+// The first-game guide goes with the player's first action, which plays as usual: a
+// pointer pressed anywhere (the guide's words let it through to what lies beneath), or a
+// key other than Tab and the modifiers.
+const NOT_ACTIONS = new Set(["Tab", "Shift", "Control", "Alt", "Meta", "CapsLock"]);
+
+export function onFirstAction(event) {
+  if (!guideShown()) return;
+  if (event.type === "keydown" && NOT_ACTIONS.has(event.key)) return;
+  const button = Boolean(event.target && event.target.id === "guide-close");
+  putGuideAway();
+  // put away by its button: the focus goes to the stock it pointed at
+  if (button) window.setTimeout(() => $("stock").focus(), 0);
 }
 
 // keyboard
@@ -210,6 +284,10 @@ export function onKeyDown(event) {
 // ------------------------------------------------------------------ wiring
 export function wire() {
   const board = $("board");
+  document.addEventListener("pointerdown", onFirstAction, true);
+  document.addEventListener("keydown", onFirstAction, true);
+  // the sounds wait for the player's first gesture
+  for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, wakeSound, true);
   // roving tabindex: the cell that last had the focus is the grid's one Tab stop
   $("grid").addEventListener("focusin", (event) => {
     const cell = event.target.closest ? event.target.closest("[data-cell]") : null;
@@ -222,6 +300,8 @@ export function wire() {
   board.addEventListener("pointerup", (e) => endDrag(e, false));
   board.addEventListener("pointercancel", (e) => endDrag(e, true));
   board.addEventListener("lostpointercapture", (e) => { if (drag && drag.ghost) endDrag(e, true); });
+  // a finger held on a pile lifts it to swap: no menu of the browser's then
+  board.addEventListener("contextmenu", (e) => { if (drag) e.preventDefault(); });
   document.addEventListener("keydown", onKeyDown);
   const actions = {
     undo: () => undo(),
@@ -281,6 +361,7 @@ export function wire() {
     redraw = window.requestAnimationFrame(() => {
       if (app.viewer) showArrows();
       if (reviewOpen()) drawChart();
+      layoutGuide();
     });
   });
 }

@@ -3,6 +3,7 @@
 
 import { cellEls } from "./board.js";
 import { buildHelp } from "./dialogs.js";
+import { renderGuide } from "./guide.js";
 import { cardName, formatTime, ratingName, t, tn } from "./i18n.js";
 import { showMessage } from "./messages.js";
 import { $, app, cardUrl, CELLS, swapsFrom, targetsFrom, view } from "./state.js";
@@ -52,6 +53,7 @@ export function applyStrings() {
   $("settings-title").textContent = t("Settings");
   $("lbl-set-lang").textContent = t("Language");
   $("lbl-set-four").textContent = t("Four-colour deck");
+  $("lbl-set-sounds").textContent = t("Sounds");
   $("lbl-set-anim").textContent = t("Animation speed");
   $("lbl-set-rules").textContent = t("Rules for new games");
   $("lbl-set-preset").textContent = t("Preset");
@@ -181,6 +183,7 @@ export function render() {
   $("btn-result").hidden = !finished;
   document.body.classList.toggle("finished", Boolean(finished));
   document.body.classList.toggle("won", Boolean(v.won));
+  renderGuide();
 }
 
 // The cards beneath a pile's top card peek out: an edge each above it on a wide screen, their

@@ -15,7 +15,7 @@ export const $ = (id) => document.getElementById(id);
 // --------------------------------------------------------------- the state
 export const app = {
   state: null, // the server's last state document (see docs/ARCHITECTURE.md)
-  settings: { lang: "en", four_colour: false, animation: "normal", rules: "classic" },
+  settings: { lang: "en", four_colour: false, animation: "normal", rules: "classic", sounds: true, guide: null },
   // the words, all from the server (/api/i18n and /api/settings), in the player's language
   words: {
     strings: {}, plurals: {}, pluralRule: "n!=1", cards: {}, ratings: {}, presetLabels: {},
