@@ -337,11 +337,11 @@ def _free_port() -> int:
         return port
 
 
-def _spawn(db: Path, port: int) -> subprocess.Popen[bytes]:
+def _spawn(db: Path, port: int, *, apart: bool = True) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "devilsgrip", "play", "--no-browser", "--port", str(port),
-         "--db", str(db), "--lang", "en"],
+         "--db", str(db), "--lang", "en", *(["--browsers-apart"] if apart else [])],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
     )
     deadline = time.monotonic() + 30
@@ -359,23 +359,28 @@ def _spawn(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.slow
-def test_kill_9_then_restart_resumes_the_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("apart", [True, False], ids=["browser-apart", "this-computer"])
+def test_kill_9_then_restart_resumes_the_game(tmp_path: Path, apart: bool) -> None:
+    """A browser kept apart comes back by its cookie; this computer's player (no cookie)
+    comes back as the player."""
     db = tmp_path / "kill.sqlite3"
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = _spawn(db, port)
+    proc = _spawn(db, port, apart=apart)
     try:
         with httpx2.Client(base_url=base, headers={"origin": base}) as c:
             c.post("/api/new", json={"game": 31})
             for text in ("d", "d", "a1=b1"):
                 assert c.post("/api/move", json={"move": text}).status_code == 200
             before = _state(c)
-            cookie = c.cookies[COOKIE_NAME]
+            cookie = c.cookies.get(COOKIE_NAME)
+            assert (cookie is not None) == apart
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-        proc = _spawn(db, port)
+        proc = _spawn(db, port, apart=apart)
         with httpx2.Client(base_url=base, headers={"origin": base}) as c:
-            c.cookies.set(COOKIE_NAME, cookie)
+            if cookie is not None:
+                c.cookies.set(COOKIE_NAME, cookie)
             after = c.get("/api/game").json()
             assert after["view"] == before["view"]
             assert after["game"]["id"] == before["game"]["id"]
