@@ -52,10 +52,12 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, *, apart: bool = True) -> subprocess.Popen[bytes]:
+    """``devilsgrip play`` on loopback; ``apart``: each client its own player (as browsers
+    on other computers are), not all of them this computer's one player."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "devilsgrip", "play", "--no-browser", "--port", str(port),
-         "--db", str(db), "--lang", "en"],
+         "--db", str(db), "--lang", "en", *(["--browsers-apart"] if apart else [])],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import math
 import os
 import re
@@ -197,6 +198,39 @@ def plain_text(option: str) -> Callable[[str], str]:
         return text
 
     parse.__name__ = "plain_text"
+    return parse
+
+
+def owner_name(option: str) -> Callable[[str], str]:
+    """``type=`` of ``option``, an owner of stored games: :func:`plain_text`, not empty."""
+    check = plain_text(option)
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            fail(_("{option} needs a value").format(option=option))
+        return check(text)
+
+    parse.__name__ = "owner_name"
+    return parse
+
+
+def host_address(option: str) -> Callable[[str], str]:
+    """``type=`` of ``option``, an address to listen on: an IP address (``127.0.0.1``,
+    ``::1`` or ``[::1]``) or ``localhost``; a name, an empty text or a port is refused
+    (an empty host would listen on every interface)."""
+
+    def parse(text: str) -> str:
+        value = text.strip()
+        if value.lower() == "localhost":
+            return "localhost"
+        bare = value[1:-1] if value.startswith("[") and value.endswith("]") else value
+        try:
+            return str(ipaddress.ip_address(bare))
+        except ValueError:
+            fail(_("{option} takes an IP address (such as 127.0.0.1 or ::1) or localhost, "
+                   "not '{value}'").format(option=option, value=shown(text)))
+
+    parse.__name__ = "host_address"
     return parse
 
 

@@ -471,6 +471,7 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
         "cannot create the database {path}: {reason}; nothing was left behind"),
     "store-no-game": N_("there is no game {game_id} in the database {path}"),
     "store-game-changed": N_("game {game_id} was changed by another window or program"),
+    "store-missing": N_("there is no database {path}"),
     # picking up and dropping (the table layer)
     "pick-empty": N_("{cell} is empty: there is nothing to pick up"),
     "drop-off-grid": N_("cards are dropped on the grid, not on the stock or the talon"),

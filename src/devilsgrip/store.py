@@ -13,10 +13,12 @@ versions: [the store][database-location] (docs/library/store.md).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -24,7 +26,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from devilsgrip.cards import MAX_COUNT, parse_number
 from devilsgrip.errors import DevilsGripError
@@ -35,7 +37,7 @@ from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
 """The SQLite ``application_id`` that marks a devilsgrip database."""
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 """The schema version this code writes (``PRAGMA user_version``)."""
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 """The first bytes of every SQLite file."""
@@ -57,7 +59,8 @@ FINISHED: Final = (Status.OVER.value, Status.WON.value, Status.GIVEN_UP.value)
 
 class StoreError(DevilsGripError):
     """The database cannot be used.  ``code``: ``store-corrupt``, ``store-newer``,
-    ``store-unreadable``, ``store-write-failed``, ``store-no-game`` or
+    ``store-unreadable``, ``store-write-failed``, ``store-no-game``, ``store-missing``
+    (a command that only reads found no database) or
     ``store-game-changed`` (another writer changed the game since it was read);
     ``params["path"]``."""
 
@@ -74,6 +77,7 @@ _ERROR_TEXTS: Final[dict[str, str]] = {
     "store-no-game": "there is no game {game_id} in the database {path}",
     "store-game-changed": "game {game_id} was changed by another window or program",
     "store-none": "no database",
+    "store-missing": "there is no database {path}",
 }
 
 
@@ -398,6 +402,16 @@ def _migrate_2_to_3(con: sqlite3.Connection) -> None:
                 "SELECT 'last_game_id', COALESCE(MAX(id), 0) FROM games")
 
 
+def web_owner() -> str:
+    """A new browser's owner id: random, and unrelated to its cookie."""
+    return f"web:{secrets.token_hex(12)}"
+
+
+def cookie_digest(token: str) -> str:
+    """What the database keeps of a browser's cookie (never the cookie itself)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _migrate_3_to_4(con: sqlite3.Connection) -> None:
     con.execute(
         """CREATE TABLE reviews (
@@ -408,11 +422,39 @@ def _migrate_3_to_4(con: sqlite3.Connection) -> None:
     )
 
 
+def _migrate_4_to_5(con: sqlite3.Connection) -> None:
+    con.execute(
+        """CREATE TABLE web_sessions2 (
+            digest TEXT PRIMARY KEY, owner TEXT NOT NULL,
+            created TEXT NOT NULL, last_seen TEXT NOT NULL
+        ) WITHOUT ROWID"""
+    )
+    # every owner named after a cookie gets an opaque id, a forgotten session's included
+    owners: dict[str, str] = {}
+    for (old,) in con.execute(
+            "SELECT owner FROM games WHERE owner LIKE 'web:%' UNION "
+            "SELECT owner FROM settings WHERE owner LIKE 'web:%' UNION "
+            "SELECT owner FROM current_games WHERE owner LIKE 'web:%' UNION "
+            "SELECT 'web:' || token FROM web_sessions").fetchall():
+        owners[old] = web_owner()
+    for token, created, last_seen in con.execute(
+            "SELECT token, created, last_seen FROM web_sessions").fetchall():
+        con.execute("INSERT INTO web_sessions2 (digest, owner, created, last_seen) "
+                    "VALUES (?, ?, ?, ?)",
+                    (cookie_digest(token), owners[f"web:{token}"], created, last_seen))
+    for old, new in owners.items():
+        for table in ("games", "settings", "current_games"):
+            con.execute(f"UPDATE {table} SET owner = ? WHERE owner = ?", (new, old))
+    con.execute("DROP TABLE web_sessions")
+    con.execute("ALTER TABLE web_sessions2 RENAME TO web_sessions")
+
+
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_0_to_1,
     _migrate_1_to_2,
     _migrate_2_to_3,
     _migrate_3_to_4,
+    _migrate_4_to_5,
 )
 """The schema migrations: the ``n``-th takes a database from version ``n`` to ``n + 1``."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
@@ -437,14 +479,43 @@ def migrate(con: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
     return found
 
 
+_SCHEMAS: dict[int, dict[str, frozenset[str]]] = {}
+
+
+def schema_of(version: int) -> dict[str, frozenset[str]]:
+    """The tables of schema ``version`` and their columns, as its migrations make them."""
+    known = _SCHEMAS.get(version)
+    if known is None:
+        con = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            migrate(con, version)
+            known = _tables(con)
+        finally:
+            con.close()
+        _SCHEMAS[version] = known
+    return known
+
+
+def _tables(con: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    names = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    return {name: frozenset(r[1] for r in con.execute(f'PRAGMA table_info("{name}")'))
+            for name in names}
+
+
 # ------------------------------------------------------------------ probing
 def _check_file(path: Path) -> bool:
-    """Cheap checks before SQLite sees the file; True when it exists and is not empty."""
+    """Cheap checks before SQLite sees the file; True when it exists and is not empty.
+
+    Only a regular file is looked into (a device, a pipe or a socket is refused
+    before anything opens it)."""
     try:
         if path.is_dir():
             raise _error("store-unreadable", path, reason=_("it is a directory"))
         if not path.exists():
             return False
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise _error("store-unreadable", path, reason=_("it is not a regular file"))
         if not os.access(path, os.R_OK | os.W_OK):
             raise _error("store-unreadable", path, reason=_("permission denied"))
         size = path.stat().st_size
@@ -488,6 +559,8 @@ def _probe(path: Path) -> int:
         version = int(con.execute("PRAGMA user_version").fetchone()[0])
         tables = [r[0] for r in con.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")]
+        found = _tables(con) if app == APPLICATION_ID and 0 < version <= SCHEMA_VERSION \
+            else None
         if path.stat().st_size <= QUICK_CHECK_LIMIT:
             check = con.execute("PRAGMA quick_check(1)").fetchone()
             if not check or check[0] != "ok":
@@ -503,6 +576,8 @@ def _probe(path: Path) -> int:
     if app == APPLICATION_ID:
         if version > SCHEMA_VERSION:
             raise _error("store-newer", path, found=version)
+        if found is not None and found != schema_of(version):
+            raise _error("store-corrupt", path)  # a table or a column is missing
         return version
     if app == 0 and version == 0 and not tables:
         return 0
@@ -619,17 +694,27 @@ class Store:
 
     # --------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: Path | str | None = None) -> Store:
+    def open(cls, path: Path | str | None = None, *, create: bool = True) -> Store:
         """Open (and create or migrate) the database; raises :class:`StoreError`.
 
-        ``path``: ``--db``, else ``$DEVILSGRIP_DB``, else the user data directory.
+        ``path``: ``--db``, else ``$DEVILSGRIP_DB``, else the user data directory
+        (the only folder made when missing).  With ``create`` False (a command
+        that only reads) a missing or empty file is ``store-missing``, and
+        nothing is made.
         """
+        made_folder = path is None and not os.environ.get(ENV_VAR)
         p = Path(path) if path is not None else default_path()
         p = p.expanduser()
         exists = _checked(p)
+        if not exists and not create:
+            raise _error("store-missing", p)
         if not exists:
             try:
-                p.parent.mkdir(parents=True, exist_ok=True)
+                if made_folder:
+                    p.parent.mkdir(parents=True, exist_ok=True)
+                elif not p.parent.is_dir():
+                    raise _error("store-unreadable", p, reason=_(
+                        "there is no such folder {folder}").format(folder=p.parent))
             except OSError as exc:
                 raise _error("store-unreadable", p, reason=exc.strerror or str(exc)) from exc
         present = _files_of(p)
@@ -1060,28 +1145,80 @@ class Store:
                 )
 
     # --------------------------------------------------------- web sessions
-    def create_web_session(self) -> str:
-        """A new browser session token (its owner string is ``f"web:{token}"``)."""
-        token = secrets.token_urlsafe(32)
+    def create_web_session(self, session: WebSession | None = None) -> WebSession:
+        """Store a browser's session (a new one by default): only a digest of its
+        cookie is kept, beside its owner id."""
+        made = session or WebSession.new()
         when = now_text()
         with self._write() as con:
             con.execute(
-                "INSERT INTO web_sessions (token, created, last_seen) VALUES (?, ?, ?)",
-                (token, when, when),
+                "INSERT INTO web_sessions (digest, owner, created, last_seen) "
+                "VALUES (?, ?, ?, ?)",
+                (cookie_digest(made.token), made.owner, when, when),
             )
-        return token
+        return made
+
+    def web_session_owner(self, token: str) -> str | None:
+        """The owner id of the browser with this cookie, or None."""
+        if not token or len(token) > 200:
+            return None
+        rows = self._read("SELECT owner FROM web_sessions WHERE digest = ?",
+                          (cookie_digest(token),))
+        return str(rows[0][0]) if rows else None
+
+    def set_web_session_owner(self, token: str, owner: str) -> None:
+        """The browser of cookie ``token`` plays as ``owner`` from now on (a browser let in
+        as this computer's player: ``local``); its session is stored if it was not."""
+        when = now_text()
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO web_sessions (digest, owner, created, last_seen) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (digest) DO UPDATE SET "
+                "owner = excluded.owner, last_seen = excluded.last_seen",
+                (cookie_digest(token), owner, when, when),
+            )
+
+    def adopt_owner(self, old: str, new: str) -> None:
+        """The games and settings of ``old`` become ``new``'s (``new``'s settings win, and
+        its current game stays its current game)."""
+        if old == new:
+            return
+        with self._write() as con:
+            con.execute("UPDATE games SET owner = ? WHERE owner = ?", (new, old))
+            con.execute("INSERT OR IGNORE INTO settings (owner, key, value) "
+                        "SELECT ?, key, value FROM settings WHERE owner = ?", (new, old))
+            con.execute("DELETE FROM settings WHERE owner = ?", (old,))
+            con.execute("INSERT OR IGNORE INTO current_games (owner, game_id) "
+                        "SELECT ?, game_id FROM current_games WHERE owner = ?", (new, old))
+            con.execute("DELETE FROM current_games WHERE owner = ?", (old,))
+            con.execute("UPDATE web_sessions SET owner = ? WHERE owner = ?", (new, old))
+
+    def delete_web_session(self, token: str) -> None:
+        """Forget the browser session of cookie ``token`` (its games stay)."""
+        with self._write() as con:
+            con.execute("DELETE FROM web_sessions WHERE digest = ?", (cookie_digest(token),))
 
     def web_session_exists(self, token: str) -> bool:
         """Whether ``token`` names a known browser session."""
-        if not token or len(token) > 200:
-            return False
-        return bool(self._read("SELECT 1 FROM web_sessions WHERE token = ?", (token,)))
+        return self.web_session_owner(token) is not None
 
     def touch_web_session(self, token: str) -> None:
         """Note that browser session ``token`` was seen now."""
         with self._write() as con:
-            con.execute("UPDATE web_sessions SET last_seen = ? WHERE token = ?",
-                        (now_text(), token))
+            con.execute("UPDATE web_sessions SET last_seen = ? WHERE digest = ?",
+                        (now_text(), cookie_digest(token)))
+
+
+class WebSession(NamedTuple):
+    """A browser's session: its cookie (sent to it alone) and its owner id (stored)."""
+
+    token: str
+    owner: str
+
+    @classmethod
+    def new(cls) -> WebSession:
+        """A new session: a random cookie and a random owner id, unrelated to each other."""
+        return cls(secrets.token_urlsafe(32), web_owner())
 
 
 # ---------------------------------------------------------------- replaying

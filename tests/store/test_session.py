@@ -165,8 +165,9 @@ def test_without_store_the_game_runs() -> None:
 
 def test_settings_current_game_and_web_sessions(db: Path) -> None:
     with Store.open(db) as store:
-        token = store.create_web_session()
-        owner = f"web:{token}"
+        token, owner = store.create_web_session()
+        assert token not in owner
+        assert store.web_session_owner(token) == owner
         assert store.web_session_exists(token)
         assert not store.web_session_exists("nope")
         assert not store.web_session_exists("")
@@ -189,4 +190,5 @@ def test_settings_current_game_and_web_sessions(db: Path) -> None:
         assert PlaySession.resume(store, gid).game.moves_played == 1
         store.set_current_game(owner, None)
         assert store.current_game(owner) is None
-        assert len({store.create_web_session() for _ in range(20)}) == 20
+        made = [store.create_web_session() for _ in range(20)]
+        assert len({s.token for s in made}) == len({s.owner for s in made}) == 20

@@ -82,7 +82,7 @@ class WebDriver:
         assert "view" in self._post("/api/giveup")
 
     async def show_solution(self) -> None:
-        r = self.client.get("/api/solution")
+        r = self.client.post("/api/solution")
         assert r.status_code == 200, r.text
         self.last = self.client.get("/api/game").json()
 

@@ -52,6 +52,8 @@ class LiveServer:
 
 
 def start_server(db: Path | None, **options: Any) -> LiveServer:
+    # each browser context its own player, unless a test asks for this computer's player
+    options.setdefault("browsers_apart", True)
     opts = ServerOptions(db=db, hint_time=options.pop("hint_time", 0.5),
                          solve_time=options.pop("solve_time", 5.0),
                          review_time=options.pop("review_time", 2.0), **options)

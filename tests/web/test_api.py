@@ -66,7 +66,7 @@ def test_game_state_is_the_engine_view(client: TestClient) -> None:
     assert data["game"]["number"] == 1
     assert data["game"]["rules"] == "classic"
     assert data["game"]["saving"] is True and data["game"]["warning"] is None
-    assert isinstance(data["game"]["id"], int)
+    assert data["game"]["id"] is None  # stored on the player's first action
     assert data["can_undo"] is False and data["can_redo"] is False
     assert data["last_move"] is None and data["arrangement"] == []
     assert data["lang"] == "en"
@@ -259,7 +259,7 @@ def test_an_out_of_range_game_number_gets_the_games_own_reason(client: TestClien
 
 
 def test_give_up_then_solution(client: TestClient) -> None:
-    r = client.get("/api/solution")
+    r = client.post("/api/solution")
     assert assert_refused(r, 409)["error"] == "game-live"
     post(client, "/api/move", {"move": "d"})
     data = post(client, "/api/giveup").json()
@@ -269,7 +269,7 @@ def test_give_up_then_solution(client: TestClient) -> None:
         "game-finished"
     )
     assert assert_refused(post(client, "/api/undo"), 409)["error"] == "game-finished"
-    r = client.get("/api/solution")
+    r = client.post("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
     assert set(solution) >= {"score", "proven", "moves"}
@@ -289,13 +289,13 @@ def test_solution_is_a_read_only_replay(client: TestClient) -> None:
         post(client, "/api/move", {"move": move})
     # not before the end, and asking changes nothing
     before = state(client)
-    assert assert_refused(client.get("/api/solution"), 409)["error"] == "game-live"
+    assert assert_refused(client.post("/api/solution"), 409)["error"] == "game-live"
     assert state(client) == before
     ended = post(client, "/api/giveup").json()
     ended["game"].pop("elapsed", None)
     stats = client.get("/api/stats").json()
     assert stats["played"] == 1 and stats["given_up"] == 1 and stats["won"] == 0
-    r = client.get("/api/solution")
+    r = client.post("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
     assert set(solution) == {"score", "proven", "moves", "positions"}
@@ -310,7 +310,7 @@ def test_solution_is_a_read_only_replay(client: TestClient) -> None:
     assert positions[-1]["score"] == solution["score"] == replay.score
     assert solution["score"] < ended["view"]["score"]
     # the player's game, its record and the statistics are as they were
-    assert client.get("/api/solution").json() == solution
+    assert client.post("/api/solution").json() == solution
     after = state(client)
     assert after["view"] == ended["view"] and after["game"] == ended["game"]
     assert after["view"]["moves"] == 2 and after["view"]["given_up"] is True
@@ -331,7 +331,7 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     over = state(client)
     assert over["can_undo"] is True and over["game"]["final"] is False
     assert client.get("/api/stats").json()["played"] == 0  # over but open: not counted yet
-    r = client.get("/api/solution")
+    r = client.post("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
     assert solution["positions"][0]["rules"] == "single-pass"
@@ -346,7 +346,7 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
 
 
 def test_hint_is_a_legal_move(client: TestClient) -> None:
-    r = client.get("/api/hint")
+    r = client.post("/api/hint")
     assert r.status_code == 200, r.text
     hint = r.json()
     assert set(hint) == {"move", "code", "text", "cells", "places"}
@@ -663,7 +663,9 @@ def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
     """The same browser (cookie) on two servers of one database: each write is checked."""
     db = tmp_path / "shared.sqlite3"
     first = make_client(db=db, game=4)
-    state(first)  # the browser's session and its game
+    state(first)
+    # the browser's first action stores its session and its game
+    assert post(first, "/api/settings", {"animation": "normal"}).status_code == 200
     second = make_client(db=db)
     second.cookies.set(COOKIE_NAME, first.cookies[COOKIE_NAME])
     assert state(second)["game"]["id"] == state(first)["game"]["id"]

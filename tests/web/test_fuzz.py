@@ -16,9 +16,9 @@ from starlette.testclient import TestClient
 from devilsgrip.web.server import SECURITY_HEADERS, ServerOptions, ServerThread
 
 POSTS = ("/api/new", "/api/restart", "/api/move", "/api/drop", "/api/stock", "/api/clock",
-         "/api/undo", "/api/redo", "/api/giveup", "/api/settings")
+         "/api/undo", "/api/redo", "/api/giveup", "/api/settings", "/api/hint")
 GETS = ("/", "/api/game", "/api/stats", "/api/settings", "/api/i18n", "/api/rules",
-        "/api/hint", "/cards/TS.svg", "/static/app.js")
+        "/cards/TS.svg", "/static/app.js")
 FIELDS = ("move", "from", "to", "swap", "game", "deck", "rules", "lang", "animation",
           "four_colour", "running")
 NASTY_VALUES: list[Any] = [

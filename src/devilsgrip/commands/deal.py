@@ -11,6 +11,7 @@ from devilsgrip.commands import add_game_options
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
 from devilsgrip.notation import format_deck
+from devilsgrip.rules import Rules
 from devilsgrip.textview import render_game
 
 
@@ -29,7 +30,10 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if (args.number is None) == (args.deck is None):
+    Rules.parse(args.rules)  # bad rules are named first, whatever else is wrong
+    if args.number is None and args.deck is None:
+        fail(_("give a game number or --deck"))
+    if args.number is not None and args.deck is not None:
         fail(_("give a game number or --deck, not both"))
     game = Game(args.number, rules=args.rules) if args.deck is None else Game(
         deck=args.deck, rules=args.rules

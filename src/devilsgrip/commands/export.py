@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from devilsgrip.cli_support import MAX_ROW_ID, fail, file_name, plain_text, say, whole_number
+from devilsgrip.cli_support import (
+    MAX_ROW_ID,
+    fail,
+    file_name,
+    owner_name,
+    say,
+    whole_number,
+)
 from devilsgrip.commands import add_game_options
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _, ngettext
@@ -27,7 +34,7 @@ def register(sub: Any) -> None:
     which.add_argument("--all", action="store_true", help=_("every stored game"))
     p.add_argument("--out", metavar="FILE", type=file_name("--out"),
                    help=_("output file (default: standard output)"))
-    p.add_argument("--owner", metavar="OWNER", type=plain_text("--owner"),
+    p.add_argument("--owner", metavar="OWNER", type=owner_name("--owner"),
                    help=_("with --all: only games of this owner"))
     add_game_options(p, deal=False)
     p.set_defaults(rules=None, func=run)

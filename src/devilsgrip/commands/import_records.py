@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.cli_support import fail, file_name, plain_text, say
+from devilsgrip.cli_support import EXIT_BAD_INPUT, fail, file_name, owner_name, say
 from devilsgrip.commands import add_game_options, no_record_message, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.errors import DevilsGripError
@@ -22,10 +22,10 @@ def register(sub: Any) -> None:
                       "separated by blank lines), check each by replaying it, and store the "
                       "good ones.  Bad records are reported by their number and not stored; "
                       "records already stored are skipped.  Exit status 1 when a record "
-                      "was bad."),
+                      "was bad, 2 when every record was."),
     )
     p.add_argument("file", metavar="FILE", type=file_name("FILE"), help=_("records file, or -"))
-    p.add_argument("--owner", default="local", metavar="OWNER", type=plain_text("--owner"),
+    p.add_argument("--owner", default="local", metavar="OWNER", type=owner_name("--owner"),
                    help=_("owner of the imported games (default: local)"))
     add_game_options(p, deal=False)
     p.set_defaults(func=run)
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
     if not split_records(text):
         fail(no_record_message(args.file))
-    store = open_or_report(args)
+    store = open_or_report(args, create=True)
     if store is None:
         return EXIT_STORE
     try:
@@ -58,4 +58,6 @@ def run(args: argparse.Namespace) -> int:
     if report.duplicates:
         print(ngettext("{n} game already stored, skipped", "{n} games already stored, skipped",
                        len(report.duplicates)).format(n=len(report.duplicates)))
+    if report.bad and not report.imported and not report.duplicates:
+        return EXIT_BAD_INPUT  # nothing in the file could be taken: bad input, as elsewhere
     return EXIT_SOME_BAD if report.bad else 0

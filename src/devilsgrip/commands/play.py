@@ -7,7 +7,7 @@ import ipaddress
 import sys
 from typing import Any
 
-from devilsgrip.cli_support import fail, plain_text, whole_number
+from devilsgrip.cli_support import fail, host_address, whole_number
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _
 from devilsgrip.rules import Rules
@@ -22,10 +22,14 @@ def register(sub: Any) -> None:
     add_game_options(p, number=True)
     p.add_argument("--port", type=whole_number("--port", 0, 65535), default=0, metavar="PORT",
                    help=_("port to listen on (default: a free port)"))
-    p.add_argument("--host", default="127.0.0.1", metavar="HOST", type=plain_text("--host"),
+    p.add_argument("--host", default="127.0.0.1", metavar="HOST", type=host_address("--host"),
                    help=_("address to listen on (default: 127.0.0.1, this computer only)"))
     p.add_argument("--no-browser", action="store_true",
                    help=_("do not open the browser, only print the address"))
+    p.add_argument("--browsers-apart", action="store_true",
+                   help=_("each browser keeps its own games, on this computer too (by default "
+                          "every browser on this computer plays as its player, with the "
+                          "terminal game)"))
     p.set_defaults(func=run)
 
 
@@ -50,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 "this server").format(host=args.host), file=sys.stderr)
     options = ServerOptions(
         host=args.host, port=args.port, db=db_path(args), lang=args.lang, rules=rules,
-        game=args.game, deck=args.deck,
+        game=args.game, deck=args.deck, browsers_apart=args.browsers_apart,
     )
     try:
         return serve(options, open_browser=not args.no_browser, announce=_announce)

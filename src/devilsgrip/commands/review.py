@@ -96,9 +96,14 @@ def _game(args: argparse.Namespace) -> tuple[Game, int | None]:
         fail(_("give a record file (or -), --last, or --game-id"))
     if args.record is not None:
         return Game.from_record(read_record(args.record)), None
-    from devilsgrip.store import Store
+    from devilsgrip.i18n import translate_error
+    from devilsgrip.store import Store, StoreError
 
-    with Store.open(db_path(args)) as store:
+    try:
+        store = Store.open(db_path(args), create=False)
+    except StoreError as exc:
+        fail(translate_error(exc))
+    with store:
         if args.last:
             finished = store.games(finished=True)
             if not finished:
@@ -137,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if game_id is not None:
         from devilsgrip.store import Store
 
-        with Store.open(db_path(args)) as store:
+        with Store.open(db_path(args), create=False) as store:
             store.save_review(game_id, review.to_dict())
     if args.json:
         print(json.dumps(review.to_dict()))

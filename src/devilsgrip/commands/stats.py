@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli_support import plain_text, say
+from devilsgrip.cli_support import owner_name, say
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, rating_label
 from devilsgrip.rules import Rules
@@ -30,16 +30,16 @@ def register(sub: Any) -> None:
     )
     add_game_options(p, deal=False)
     p.set_defaults(rules=None)
-    p.add_argument("--owner", metavar="OWNER", type=plain_text("--owner"),
+    p.add_argument("--owner", metavar="OWNER", type=owner_name("--owner"),
                    help=_("only games of this owner (default: every owner)"))
     p.add_argument("--json", action="store_true", help=_("print the statistics as JSON"))
     p.set_defaults(func=run)
 
 
-def open_or_report(args: argparse.Namespace) -> Store | None:
+def open_or_report(args: argparse.Namespace, *, create: bool = False) -> Store | None:
     """The store, or None after printing the one-line reason on standard error."""
     try:
-        return Store.open(db_path(args))
+        return Store.open(db_path(args), create=create)
     except StoreError as exc:
         say(f"devilsgrip: {store_error_text(exc)}")
         return None

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from devilsgrip.solver import Hint
 
 __all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Refusal", "Snapshot",
-           "Table"]
+           "Table", "find_best_line"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
                   "new_game", "restart")
@@ -144,6 +144,15 @@ class BestLine:
     proven: bool
     moves: tuple[Move, ...]
     start: Game
+
+
+def find_best_line(start: Game, *, time_limit: float = 10.0) -> BestLine:
+    """The solver's line from ``start`` (a deal at its start); a plain function of plain
+    values: a server runs it apart from the player's game, in its solver's threads."""
+    from devilsgrip.solver import solve
+
+    result = solve(start, time_limit=time_limit)
+    return BestLine(result.score, bool(result.proven), tuple(result.moves), start)
 
 
 @dataclass
@@ -458,13 +467,10 @@ class Table:
     def best_line(self, *, time_limit: float = 10.0) -> BestLine:
         """The solver's line from this deal's start, once the game has ended (the game is
         then final: undo can no longer reopen it).  Worked out once per game."""
-        from devilsgrip.solver import solve
-
         key, start = self.best_line_start()
         found = self._solution.get(key)
         if found is None:
-            result = solve(start, time_limit=time_limit)
-            found = BestLine(result.score, bool(result.proven), tuple(result.moves), start)
+            found = find_best_line(start, time_limit=time_limit)
             with self.lock:
                 self._solution[key] = found
         return found

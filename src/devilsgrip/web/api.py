@@ -24,6 +24,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
+from functools import partial
 from typing import Any, Final
 
 from devilsgrip import i18n, table
@@ -34,10 +35,10 @@ from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
-from devilsgrip.table.controller import BestLine, Refusal, Snapshot, Table
+from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line
 from devilsgrip.web import reviews
 from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
-from devilsgrip.web.browsers import Browser, WebState
+from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.responses import WebError, shown
 
@@ -82,8 +83,13 @@ def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
     }
 
 
-def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
-    """The state document every game response carries (see the API contract)."""
+def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
+              pending: bool = False) -> dict[str, Any]:
+    """The state document every game response carries (see the API contract).
+
+    ``pending``: the game is kept in memory until the player's first action stores it;
+    it is said to be saving (it will be), with no warning.
+    """
     from devilsgrip.web.views import view_dict
 
     about = snap.summary
@@ -93,8 +99,8 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
             "id": snap.game_id,
             "number": snap.number,
             "rules": snap.rules,
-            "saving": snap.saving,
-            "warning": about.warning,
+            "saving": snap.saving or pending,
+            "warning": None if pending else about.warning,
             "best_score": about.best_before,  # the end dialog tells a new best against it
             "new_best": about.new_best,
             "final": about.final,
@@ -124,8 +130,12 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
     }
 
 
-def _state(browser: Browser, tr: Tr) -> dict[str, Any]:
-    return state_doc(browser.table, browser.table.snapshot(), tr)
+def _doc(web: WebState, browser: Browser, snap: Snapshot, tr: Tr) -> dict[str, Any]:
+    return state_doc(browser.table, snap, tr, pending=web.pending(browser))
+
+
+def _state(web: WebState, browser: Browser, tr: Tr) -> dict[str, Any]:
+    return _doc(web, browser, browser.table.snapshot(), tr)
 
 
 # ----------------------------------------------------------------- the door
@@ -136,18 +146,25 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         public = PUBLIC_ROUTES.get((call.method, call.path))
         if public is None:
             tr = Tr(web.language(call.accept_language, None))
+            if call.path in PATHS:  # hint and best line change the game: POST only
+                return Reply(405, {"error": "method-not-allowed", "message": table.sentence(
+                    tr.gettext(N_("this address does not take that method")))})
             return Reply(404, {"error": "not-found", "message": table.sentence(tr.gettext(
                 N_("there is nothing here")))})
         return _public(web, token, call, public)
     handler, locked = route
     try:
-        browser, new = web.browser_for(token)
+        browser, new = web.browser_for(token, local=call.local)
     except (DevilsGripError, sqlite3.Error, OSError) as exc:
         tr = Tr(web.language(call.accept_language, None))
         return Reply(503, {"error": "store-failed", "message": table.say_error(exc, tr)})
     tr = Tr(web.language(call.accept_language, browser))
     browser.table.words = tr
+    kept = None
     try:
+        if call.method == "POST" and call.path not in NOT_ACTIONS and not browser.stored:
+            with browser.lock:  # its first action: its session and game are stored now
+                kept = web.keep(browser)
         if locked:
             with browser.lock:
                 body = handler(web, browser, call, tr)
@@ -160,13 +177,18 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         refusal = browser.table.refusal(exc)
         status = _REFUSAL_STATUS[refusal.kind]
         body = {"error": refusal.code, "message": refusal.text}
-    return Reply(status, body, browser.token if new or token != browser.token else None)
+    if kept is not None and status >= 400:  # refused: nothing is stored after all
+        with browser.lock:
+            web.unkeep(browser, kept)
+    # this computer's player needs no cookie; a browser let in keeps the one it has
+    cookie = browser.token if browser.token and (new or token != browser.token) else None
+    return Reply(status, body, cookie)
 
 
 def _public(web: WebState, token: str | None, call: Call, handler: PublicHandler) -> Reply:
     """A call that needs no game: a known browser's language, no new session."""
     try:
-        browser = web.known_browser(token)
+        browser = web.known_browser(token, local=call.local)
     except (DevilsGripError, sqlite3.Error, OSError):
         browser = None
     tr = Tr(web.language(call.accept_language, browser))
@@ -178,7 +200,7 @@ def _public(web: WebState, token: str | None, call: Call, handler: PublicHandler
 
 # ----------------------------------------------------------------- handlers
 def get_game(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -199,7 +221,7 @@ def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, A
     rules = web.rules_of(browser, rules_field(string_field(data, "rules", 200)))
     browser.table.new_game(number=number, deck=deck, rules=rules)
     browser.solution = None
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -207,7 +229,7 @@ def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
     only_keys(call.data, ())
     browser.table.again()
     browser.solution = None
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def _move_field(data: Mapping[str, Any]) -> Move:
@@ -227,7 +249,7 @@ def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
 
 def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ("move",))
-    return state_doc(browser.table, browser.table.play(_move_field(call.data)).state, tr)
+    return _doc(web, browser, browser.table.play(_move_field(call.data)).state, tr)
 
 
 def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -239,28 +261,28 @@ def post_drop(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     only_keys(call.data, ("from", "to", "swap"))
     source, target = _places(call.data)
     swap = bool(bool_field(call.data, "swap"))
-    return state_doc(browser.table, browser.table.drop(source, target, swap=swap).state, tr)
+    return _doc(web, browser, browser.table.drop(source, target, swap=swap).state, tr)
 
 
 def post_stock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A click on the stock: deal, or redeal once the stock is empty."""
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.stock().state, tr)
+    return _doc(web, browser, browser.table.stock().state, tr)
 
 
 def post_undo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.undo().state, tr)
+    return _doc(web, browser, browser.table.undo().state, tr)
 
 
 def post_redo(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.redo().state, tr)
+    return _doc(web, browser, browser.table.redo().state, tr)
 
 
 def post_giveup(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     only_keys(call.data, ())
-    return state_doc(browser.table, browser.table.give_up().state, tr)
+    return _doc(web, browser, browser.table.give_up().state, tr)
 
 
 def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -277,20 +299,22 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     return {"elapsed": round(session.elapsed(), 1), "running": session.clock_running}
 
 
-def get_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A hint, looked for in the solver's pool while the player's moves go on."""
     from devilsgrip.solver import hint as find_hint
 
+    only_keys(call.data, ())
     none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": [], "places": []}
     try:
         job = browser.table.hint_job()
     except Refusal as refusal:
         return none | {"text": refusal.text}
     limit = web.options.hint_time
-    future = web.run_solver(lambda: find_hint(job.game.copy(), time_limit=limit))
+    future = web.run_solver(partial(find_hint, job.game.copy(), time_limit=limit))
     try:
         result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
+        future.cancel()  # a search still waiting for its turn is not begun
         return none | {"code": "hint-timeout", "text": tr.gettext(
             N_("No hint this time: it could not be worked out."))}
     found = browser.table.hint_found(job, result)
@@ -354,28 +378,37 @@ def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     return dict(stats) | {"saving": True, "best": best}
 
 
-def get_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """The solver's line for this deal, to watch: it never changes the player's moves.
 
     Answered only once the game has ended (over, won or given up), so showing
     the whole stock then gives nothing away; from the first request on, the
     game is final with the result it had (undo can no longer reopen it).
     """
+    only_keys(call.data, ())
     controller = browser.table
-    key, _start = controller.best_line_start()
+    key, start = controller.best_line_start()
     limit = web.options.solve_time
     with browser.lock:
         held = browser.solution
-        if held is None or held[0] != key or (held[1].done() and held[1].exception()):
-            future: Future[BestLine] = web.run_solver(
-                lambda: controller.best_line(time_limit=limit))
+        if held is None or held[0] != key or held[1].cancelled() or (
+                held[1].done() and held[1].exception()):
+            future: Future[dict[str, Any]] = web.run_solver(
+                partial(best_line_doc, start, time_limit=limit))
             browser.solution = (key, future)
         else:
             future = held[1]
     try:
-        line = future.result(timeout=limit + 5.0)
+        return future.result(timeout=limit + 5.0)
     except TimeoutError as exc:
+        future.cancel()  # still waiting for its turn: dropped, asked again it starts anew
         raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
+
+
+def best_line_doc(start: Game, *, time_limit: float) -> dict[str, Any]:
+    """The best line from ``start`` as the API sends it (the search and the views of its
+    positions, worked out together where the search runs)."""
+    line = find_best_line(start, time_limit=time_limit)
     return solution_doc(line.start, line.moves, line.score, line.proven)
 
 
@@ -400,6 +433,8 @@ def solution_doc(start: Game, moves: tuple[Move, ...], score: int,
 def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
     rules = web.rules_of(browser, None)
     return {
+        "player": "local" if browser.owner == LOCAL_OWNER else "guest",
+        "pairing": web.pairing_code is not None,
         "lang": tr.lang,
         "four_colour": bool(browser.settings.get("four_colour", False)),
         "animation": browser.settings.get("animation", "normal"),
@@ -453,6 +488,29 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
     return _settings_doc(browser, tr, web)
 
 
+def post_pair(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``{"code": "1234-5678"}``: the pairing code the server printed, typed in a browser on
+    another computer; it then plays as this computer's player (its games, history and
+    statistics, the terminal game's too).  Answers that player's state."""
+    only_keys(call.data, ("code",))
+    code = string_field(call.data, "code", 32)
+    if code is None:
+        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="code")
+    if browser.owner != LOCAL_OWNER:
+        if web.pairing_code is None:
+            raise WebError(409, "pairing-off", N_(
+                "this server listens on this computer only: there is no code to type"))
+        if not web.pair(browser, code):
+            raise WebError(403, "pairing-wrong", N_(
+                "that is not the code the server shows; type the code printed where the "
+                "server runs"))
+        browser = web.local_browser()
+    with browser.lock:
+        tr = Tr(web.language(call.accept_language, browser))
+        browser.table.words = tr
+        return _state(web, browser, tr)
+
+
 def _query_lang(call: Call, tr: Tr) -> str:
     value = call.query.get("lang")
     if value is None:
@@ -498,16 +556,17 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("POST", "/api/undo"): (post_undo, True),
         ("POST", "/api/redo"): (post_redo, True),
         ("POST", "/api/giveup"): (post_giveup, True),
-        ("GET", "/api/hint"): (get_hint, False),
+        ("POST", "/api/hint"): (post_hint, False),
         ("GET", "/api/picked"): (get_picked, True),
         ("GET", "/api/refusal"): (get_refusal, True),
         ("GET", "/api/stats"): (get_stats, True),
-        ("GET", "/api/solution"): (get_solution, False),
+        ("POST", "/api/solution"): (post_solution, False),
         ("POST", "/api/review"): (reviews.post_review, False),
         ("GET", "/api/review"): (reviews.get_review, False),
         ("GET", "/api/history"): (reviews.get_history, True),
         ("GET", "/api/settings"): (get_settings, True),
         ("POST", "/api/settings"): (post_settings, True),
+        ("POST", "/api/pair"): (post_pair, False),
     }
 
 
@@ -519,6 +578,11 @@ PUBLIC_ROUTES: Final[dict[tuple[str, str], PublicHandler]] = {
     ("GET", "/api/rules"): get_rules,
 }
 """The calls that need no game (they never make a session)."""
+PATHS: Final = frozenset(path for _method, path in (*ROUTES, *PUBLIC_ROUTES))
+"""Every path of the API (a path asked with a method it does not take: 405)."""
 SLOW_PATHS: Final = frozenset({"/api/hint", "/api/solution", "/api/review"})
 """The paths whose work is the solver's: an adapter runs them apart from the moves."""
+NOT_ACTIONS: Final = frozenset({"/api/clock", "/api/pair"})
+"""POSTs that are not a player's action (the page hidden or shown, a pairing code typed):
+a browser that has not acted yet is not stored for them."""
 

@@ -4,6 +4,7 @@ functions (:mod:`devilsgrip.web.api`), the lifespan, the middleware."""
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from typing import Final
@@ -15,11 +16,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from devilsgrip import i18n
+from devilsgrip import i18n, table
 from devilsgrip.game import Game
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.api import PUBLIC_ROUTES, ROUTES, SLOW_PATHS, handle
+from devilsgrip.web.api import PATHS, SLOW_PATHS, handle
 from devilsgrip.web.assets import card_image, not_found, page, static_file
 from devilsgrip.web.bodies import parse_json
 from devilsgrip.web.browsers import WebState
@@ -37,6 +38,8 @@ from devilsgrip.web.security import SecurityMiddleware
 
 MOVE_THREADS: Final = 16
 """Requests of players' games answered at once (each one holds its player's lock briefly)."""
+BODY_SECONDS: Final = 10.0
+"""The time a request's whole body may take to arrive; a slower one is refused (408)."""
 
 
 def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
@@ -49,11 +52,24 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
         token = cookie_token(request)
         accept = request.headers.get("accept-language")
         try:
-            data = parse_json(await read_body(request)) if request.method == "POST" else {}
+            # the whole body, within its size and time limits, before the game is touched:
+            # a slow or stalled client holds no thread, no lock, and no player waits for it
+            with anyio.fail_after(BODY_SECONDS):
+                body = await read_body(request) if request.method == "POST" else b""
+            data = parse_json(body)
+        except TimeoutError:
+            tr = Tr(web.language(accept, None))
+            response = error_response(408, "body-too-slow", table.sentence(tr.gettext(N_(
+                "the request's body did not arrive within {seconds} seconds")).format(
+                seconds=f"{BODY_SECONDS:g}")))
+            response.headers["connection"] = "close"
+            return response
         except WebError as exc:
             tr = Tr(web.language(accept, web.known_browser(token)))
             return error_response(exc.status, exc.code, exc.text(tr))
-        call = Call(request.method, request.url.path, data, dict(request.query_params), accept)
+        local = not web.options.browsers_apart and _loopback_client(request)
+        call = Call(request.method, request.url.path, data, dict(request.query_params), accept,
+                    local=local)
         slow = request.url.path in SLOW_PATHS
         reply = await anyio.to_thread.run_sync(partial(handle, web, token, call),
                                                limiter=None if slow else moves)
@@ -64,6 +80,19 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
         return response
 
     return answer
+
+
+def _loopback_client(request: Request) -> bool:
+    """Whether ``request`` comes from this computer (a loopback address)."""
+    client = request.client
+    if client is None:
+        return False
+    try:
+        address = ipaddress.ip_address(client.host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def create_app(options: ServerOptions | None = None) -> Starlette:
@@ -83,9 +112,8 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
             web.close_store()
 
     door = endpoint(web, anyio.CapacityLimiter(MOVE_THREADS))
-    api_routes = [Route(path, door, methods=sorted({m for m, p in ROUTES if p == path}))
-                  for path in sorted({p for _m, p in ROUTES})]
-    api_routes += [Route(path, door, methods=[method]) for method, path in PUBLIC_ROUTES]
+    # the API answers a method a path does not take itself (405, in the player's words)
+    api_routes = [Route(path, door, methods=["GET", "POST"]) for path in sorted(PATHS)]
     routes = [
         Route("/", page, methods=["GET"]),
         *api_routes,

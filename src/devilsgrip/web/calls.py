@@ -17,6 +17,9 @@ class Call:
     """The JSON body, read (see :func:`devilsgrip.web.bodies.parse_json`)."""
     query: Mapping[str, str] = field(default_factory=dict)
     accept_language: str | None = None
+    local: bool = False
+    """The call comes from this computer (a loopback address): it acts as this computer's
+    player, whose games the terminal game and the command line share."""
 
 
 @dataclass(frozen=True)

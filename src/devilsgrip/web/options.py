@@ -25,5 +25,8 @@ class ServerOptions:
     solve_time: float = 10.0
     review_time: float = 10.0
     """Seconds for the whole review of a finished game."""
+    browsers_apart: bool = False
+    """True: each browser keeps its own games, this computer's too; False: a browser on this
+    computer (a loopback address) plays as this computer's player, with the terminal game."""
     extra_hosts: tuple[str, ...] = ()
     """More ``Host`` header values to accept (``"testserver"`` for tests)."""

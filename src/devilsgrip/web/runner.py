@@ -12,7 +12,9 @@ from collections.abc import Callable
 import uvicorn
 from starlette.applications import Starlette
 
+from devilsgrip.i18n import _
 from devilsgrip.web.app import create_app
+from devilsgrip.web.browsers import shown_code
 from devilsgrip.web.options import ServerOptions
 
 
@@ -85,6 +87,12 @@ class ServerThread:
             self.sock.close()
 
 
+def tell_code(code: str) -> None:
+    """Print the pairing code where the server runs (for a browser on another computer)."""
+    print(_("A browser on another computer plays as this computer's player once the code "
+            "{code} is typed in its Settings.").format(code=code), flush=True)
+
+
 def serve(options: ServerOptions, *, open_browser: bool = True,
           announce: Callable[[str], None] = print) -> int:
     """Run the server in this thread until Ctrl-C; returns the exit status."""
@@ -107,6 +115,9 @@ def serve(options: ServerOptions, *, open_browser: bool = True,
         if problem is not None:  # the terminal says it too, not only the page
             print(problem, file=sys.stderr, flush=True)
         announce(url)
+        if web.pairing_code is not None:
+            tell_code(shown_code(web.pairing_code))
+            web.on_pairing_code = tell_code
         if open_browser:
             _open_browser(url)
 

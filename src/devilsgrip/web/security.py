@@ -2,7 +2,10 @@
 
 The Host header must be the server's own; an ``/api/`` request from another site
 (``Sec-Fetch-Site``) is refused before any session is looked up; a state change
-needs the page's own ``Origin``; bodies are bounded; every answer, errors
+(every method but GET, HEAD and OPTIONS) needs the page's own ``Origin``; a
+declared body larger than allowed is refused here, and the adapter reads every
+body whole, within its size and time limits, before the game is touched
+(:mod:`devilsgrip.web.app`); every answer, errors
 included, carries the security headers, and a failure inside a handler is
 answered (500) without closing the connection."""
 

@@ -299,7 +299,7 @@ export function hint() {
     render();
     let h;
     try {
-      h = await request("GET", "/api/hint");
+      h = await request("POST", "/api/hint");
     } catch (error) {
       showMessage(error.message, "error");
       return;
@@ -424,7 +424,7 @@ export async function showSolution() {
 async function fetchSolution() {
   const key = gameIdentity();
   if (app.solutionCache && app.solutionCache.key === key) return app.solutionCache.sol;
-  const sol = await request("GET", "/api/solution");
+  const sol = await request("POST", "/api/solution");
   if (!sol || !Array.isArray(sol.moves) || !Array.isArray(sol.positions)
       || sol.positions.length !== sol.moves.length + 1) {
     throw new ApiError(t("The best line could not be read."), "bad-solution", 0);

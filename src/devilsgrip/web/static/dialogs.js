@@ -290,6 +290,9 @@ export function showSettings() {
   const parts = s.rules_parts || { preset: "classic", options: (presets.classic || {}).options || {} };
   fillOptions($("set-preset"), Object.keys(presets).map((p) => [p, presetName(p)]), parts.preset);
   setRuleFields(parts.options);
+  // a browser on another computer may join this computer's player with the server's code
+  $("set-pair").hidden = !(s.pairing && s.player === "guest");
+  $("set-pair-code").value = "";
   openDialog("dlg-settings");
 }
 
@@ -297,6 +300,10 @@ export function showSettings() {
 export function showPresetOptions() {
   const preset = app.words.presets[$("set-preset").value];
   if (preset) setRuleFields(preset.options);
+}
+
+export function readPairingCode() {
+  return $("set-pair-code").value;
 }
 
 export function readSettings() {

@@ -13,7 +13,9 @@ import { guideShown, layoutGuide } from "./guide.js";
 import { wakeSound } from "./sound.js";
 import { t } from "./i18n.js";
 import { clearHint, showMessage } from "./messages.js";
-import { backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, saveSettings, submitNew } from "./menus.js";
+import {
+  backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, pairBrowser, saveSettings, submitNew,
+} from "./menus.js";
 import { render, renderClock } from "./render.js";
 import { drawChart, reviewOpen } from "./review.js";
 import { $, app, COLUMNS, selectable, setDragging, setSelected } from "./state.js";
@@ -328,6 +330,10 @@ export function wire() {
   $("new-random").addEventListener("click", () => submitNew(true));
   $("form-settings").addEventListener("submit", (e) => { e.preventDefault(); saveSettings(); });
   $("set-preset").addEventListener("change", () => showPresetOptions());
+  $("set-pair-go").addEventListener("click", () => pairBrowser());
+  $("set-pair-code").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); pairBrowser(); }  // not the settings' Save
+  });
   $("end-again").addEventListener("click", () => { closeDialog("dlg-end"); playAgain(false); });
   $("end-new").addEventListener("click", () => { closeDialog("dlg-end"); newGame({}, false); });
   $("end-best-line").addEventListener("click", () => showSolution());

@@ -5,7 +5,7 @@
 
 import { applyState, enqueue, giveUp, loadWords, newGame, openEnd, openReviewViewer, playAgain } from "./actions.js";
 import {
-  buildMenu, closeDialog, openDialog, readSettings, showNew, showRules, showRulesError, showRulesLoading,
+  buildMenu, closeDialog, openDialog, readPairingCode, readSettings, showNew, showRules, showRulesError, showRulesLoading,
   showSettings, showSettingsError, showStats, showStatsError, showStatsLoading,
 } from "./dialogs.js";
 import { showHistory, showHistoryError, showHistoryLoading } from "./history.js";
@@ -97,6 +97,30 @@ export async function saveSettings() {
     // the old state is still right apart from its language
   }
   render();
+}
+
+// The code the server printed, typed in a browser on another computer: from now on it
+// plays as this computer's player (its game, settings, history and statistics).
+export async function pairBrowser() {
+  let state;
+  try {
+    state = await request("POST", "/api/pair", { code: readPairingCode() });
+  } catch (error) {
+    showSettingsError(error.message);
+    return;
+  }
+  closeDialog("dlg-settings");
+  try {
+    setSettings(await request("GET", "/api/settings"));
+  } catch {
+    // the game below is right; the settings come with the next opening of the dialog
+  }
+  await loadWords();
+  applyStrings();
+  preload();
+  setGameState(state);
+  render();
+  say(t("This browser now plays as this computer's player."));
 }
 
 // ------------------------------------------------------------------ history

@@ -63,6 +63,10 @@ export function applyStrings() {
   $("lbl-set-fill").textContent = t("Fill spaces from the talon when the stock is empty");
   $("set-rules-note").textContent = t("New rules apply from the next new game.");
   $("set-save").textContent = t("Save");
+  $("lbl-set-pair").textContent = t("Play as this computer's player");
+  $("set-pair-note").textContent = t("Its games, history and statistics then show here too.");
+  $("lbl-set-pair-code").textContent = t("The code printed where the server runs");
+  $("set-pair-go").textContent = t("Let this browser in");
   $("help-title").textContent = t("Help");
   $("end-again").textContent = t("Play this deal again");
   $("end-new").textContent = t("New game");
