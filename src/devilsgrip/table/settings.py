@@ -37,10 +37,12 @@ def rules_parts(rules: Rules | str) -> dict[str, Any]:
 ANIMATIONS: Final = ("off", "fast", "normal", "slow")
 
 
-DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {"four_colour": False, "animation": "normal"}
+DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {"four_colour": False, "animation": "normal",
+                                               "winnable": False}
+"""``winnable``: a random single-pass deal is drawn from the winnable deals only."""
 
 
-SETTING_KEYS: Final = ("lang", "four_colour", "animation", "rules")
+SETTING_KEYS: Final = ("lang", "four_colour", "animation", "rules", "winnable")
 
 
 def encode_setting(value: Any) -> str:
@@ -55,6 +57,8 @@ def decode_settings(saved: Mapping[str, str]) -> dict[str, Any]:
     settings: dict[str, Any] = dict(DEFAULT_SETTINGS)
     if saved.get("four_colour") in ("0", "1"):
         settings["four_colour"] = saved["four_colour"] == "1"
+    if saved.get("winnable") in ("0", "1"):
+        settings["winnable"] = saved["winnable"] == "1"
     if saved.get("animation") in ANIMATIONS:
         settings["animation"] = saved["animation"]
     lang = i18n.normalize_language(saved.get("lang"))

@@ -11,7 +11,10 @@ import { cellEls, placeEl, placeOf } from "./board.js";
 import { closeDialog, openDialog, showPresetOptions } from "./dialogs.js";
 import { t } from "./i18n.js";
 import { clearHint, showMessage } from "./messages.js";
-import { backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, saveSettings, submitNew } from "./menus.js";
+import {
+  backToHistory, openDaily, openMenu, openNew, openReview, openRules, openSettings, openShare, openStats, playChosenDaily,
+  saveSettings, sendShare, submitNew,
+} from "./menus.js";
 import { render, renderClock } from "./render.js";
 import { drawChart, reviewOpen } from "./review.js";
 import { $, app, COLUMNS, selectable, setDragging, setSelected } from "./state.js";
@@ -226,6 +229,8 @@ export function wire() {
     redo: () => redo(),
     hint: () => hint(),
     result: () => openEnd(),
+    share: () => openShare(),
+    daily: () => openDaily(),
     new: () => openNew(),
     restart: () => playAgain(true),
     rules: () => openRules(),
@@ -253,6 +258,9 @@ export function wire() {
   $("end-best-line").addEventListener("click", () => showSolution());
   $("end-review").addEventListener("click", () => { closeDialog("dlg-end"); openReview(null, "end"); });
   $("review-history").addEventListener("click", () => backToHistory());
+  $("end-share").addEventListener("click", () => { closeDialog("dlg-end"); openShare(); });
+  $("daily-play").addEventListener("click", () => playChosenDaily());
+  $("share-send").addEventListener("click", () => sendShare());
   $("sol-next").addEventListener("click", () => viewerStep(1));
   $("sol-prev").addEventListener("click", () => viewerStep(-1));
   $("sol-all").addEventListener("click", () => viewerPlay());
