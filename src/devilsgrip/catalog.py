@@ -5,8 +5,8 @@ out); a line replayed to a won game is the proof. The file,
 ``devilsgrip/data/winnable-single-pass.txt``, holds one deal a line: the number,
 then the moves in the project's notation, separated by spaces (``#`` starts a
 comment). It is rebuilt by ``devilsgrip winnable --build`` (see
-:mod:`devilsgrip.analysis.catalog`); how: [the winnable catalog][winnable-catalog]
-(docs/solver.md).
+:mod:`devilsgrip.analysis.catalog`); how and with what result:
+[the winnable catalog][winnable-catalog] (docs/solver.md).
 
 >>> entries = winnable_deals("single-pass")
 >>> len(entries) >= 1 and entries == tuple(sorted(entries))

@@ -8,7 +8,7 @@ import json
 from datetime import date
 from typing import Any
 
-from devilsgrip.cli_support import fail, say, shown
+from devilsgrip.cli_support import fail, file_path, say, shown
 from devilsgrip.commands import add_language_option, db_path
 from devilsgrip.i18n import _, ngettext
 
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rules", default="classic", metavar="RULES",
                    help=_("rules preset and options, e.g. classic, single-pass, literal"))
     add_language_option(p)
-    p.add_argument("--db", metavar="PATH",
+    p.add_argument("--db", metavar="PATH", type=file_path("--db"),
                    help=_("database file for the player's results (default: $DEVILSGRIP_DB "
                           "or the user data directory, when it exists)"))
     p.add_argument("--json", action="store_true", help=_("print the daily deal as JSON"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.cli_support import MAX_ROW_ID, fail, say, whole_number
+from devilsgrip.cli_support import MAX_ROW_ID, fail, file_path, say, whole_number
 from devilsgrip.commands import add_language_option
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _
@@ -21,7 +21,7 @@ def register(sub: Any) -> None:
     p.add_argument("--game-id", type=whole_number("--game-id", 1, MAX_ROW_ID), metavar="ID",
                    help=_("the stored game's id (default: the last game finished)"))
     add_language_option(p)
-    p.add_argument("--db", metavar="PATH",
+    p.add_argument("--db", metavar="PATH", type=file_path("--db"),
                    help=_("database file (default: $DEVILSGRIP_DB or the user data "
                           "directory)"))
     p.set_defaults(func=run)
