@@ -39,6 +39,10 @@ DAY = date(2026, 12, 5)
 def test_daily_deal_is_stable_across_versions() -> None:
     # the documented function: these values must never change
     assert daily_deal(DAY, "classic") == 39823666
+    assert daily_deal(date(2000, 1, 1), "literal") == 67094883
+    assert daily_deal(date(2999, 12, 31), "classic,draw=1") == 605358713
+    assert [daily_deal(date(2026, 12, d), "single-pass") for d in (5, 6, 7)] == [2653, 6340, 110]
+    assert daily_deal(date(2000, 1, 1), "single-pass") == 1221
     assert daily_deal(date(2000, 1, 1), "literal") == daily_deal(date(2000, 1, 1), "literal")
 
 
