@@ -183,6 +183,8 @@ export function render() {
   $("btn-hint").hidden = Boolean(finished);
   $("btn-result").hidden = !finished;
   $("btn-share").hidden = viewing || !finished;
+  // once it has ended, Share takes Restart's place (the end dialog and the menu play it again)
+  $("btn-restart").hidden = Boolean(finished) && !viewing;
   document.body.classList.toggle("finished", Boolean(finished));
   document.body.classList.toggle("won", Boolean(v.won));
 }
