@@ -483,6 +483,13 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     "game-won": N_("the game is won: there is nothing to give up"),
     "game-live": N_("this game is still being played"),
     "store-none": N_("no database"),
+    # the daily deal and the winnable deals
+    "daily-date-bad": N_("bad date '{date}': write it YYYY-MM-DD, e.g. 2026-12-05"),
+    "daily-date-range": N_("there is no daily deal on {date}: the days run from 2000-01-01 "
+                           "to 2999-12-31"),
+    "daily-future": N_("the daily deal of {date} cannot be played yet"),
+    "winnable-rules": N_("winnable deals are catalogued for single-pass only"),
+    "catalog-rules": N_("winnable deals are catalogued for single-pass only, not {rules}"),
 }
 """English template (a catalog source string) of every known reason code."""
 

@@ -92,8 +92,11 @@ class PlaySession:
         final: bool = False,
         play_seconds: float = 0.0,
         seen: int = 0,
+        daily: str | None = None,
     ) -> None:
         self.store = store
+        self.daily = daily
+        """The day (``YYYY-MM-DD``) whose daily deal this game is played as (None: not one)."""
         self.game = game
         self.game_id = game_id
         self.owner = owner
@@ -139,13 +142,15 @@ class PlaySession:
 
     @classmethod
     def begin(cls, store: Store | None, game: Game, owner: str = "local",
-              store_error: StoreError | None = None) -> PlaySession:
-        """A new stored game of ``game`` (at its start), its clock running."""
+              store_error: StoreError | None = None, *, daily: str | None = None,
+              ) -> PlaySession:
+        """A new stored game of ``game`` (at its start), its clock running (``daily``: the
+        day whose daily deal it is played as)."""
         started = now_text()
-        session = cls(None, game, None, owner, started, store_error=store_error)
+        session = cls(None, game, None, owner, started, store_error=store_error, daily=daily)
         if store is not None:
             try:
-                gid = store.new_game(game, owner, started=started)
+                gid = store.new_game(game, owner, started=started, daily=daily)
                 store.set_current_game(owner, gid)
             except StoreError as exc:
                 session._set_warning(exc)
@@ -169,7 +174,8 @@ class PlaySession:
         seen = store.event_count(game_id)
         game = store.load_game(game_id)
         session = cls(store, game, game_id, info.owner, info.started, info.ended,
-                      final=info.final, play_seconds=info.play_seconds, seen=seen)
+                      final=info.final, play_seconds=info.play_seconds, seen=seen,
+                      daily=store.daily_of(game_id))
         if not session.final:
             try:
                 store.set_current_game(info.owner, game_id)

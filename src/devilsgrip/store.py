@@ -37,7 +37,7 @@ from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
 """The SQLite ``application_id`` that marks a devilsgrip database."""
-SCHEMA_VERSION: Final = 5
+SCHEMA_VERSION: Final = 6
 """The schema version this code writes (``PRAGMA user_version``)."""
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 """The first bytes of every SQLite file."""
@@ -449,12 +449,24 @@ def _migrate_4_to_5(con: sqlite3.Connection) -> None:
     con.execute("ALTER TABLE web_sessions2 RENAME TO web_sessions")
 
 
+def _migrate_5_to_6(con: sqlite3.Connection) -> None:
+    # the games played as a day's daily deal (the first of them to end is the day's result)
+    con.execute(
+        """CREATE TABLE dailies (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            day TEXT NOT NULL
+        )"""
+    )
+    con.execute("CREATE INDEX dailies_day ON dailies (day)")
+
+
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_0_to_1,
     _migrate_1_to_2,
     _migrate_2_to_3,
     _migrate_3_to_4,
     _migrate_4_to_5,
+    _migrate_5_to_6,
 )
 """The schema migrations: the ``n``-th takes a database from version ``n`` to ``n + 1``."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
@@ -827,8 +839,11 @@ class Store:
                 raise _error("store-corrupt", self.path, reason=str(exc)) from exc
 
     # ---------------------------------------------------------------- games
-    def new_game(self, game: Game, owner: str = "local", *, started: str | None = None) -> int:
-        """Store a game about to be played (its start only); returns its id."""
+    def new_game(self, game: Game, owner: str = "local", *, started: str | None = None,
+                 daily: str | None = None) -> int:
+        """Store a game about to be played (its start only); returns its id.
+
+        ``daily``: the day (``YYYY-MM-DD``) whose daily deal the game is played as."""
         number, deck, position = _start_of(game)
         when = started or now_text()
         with self._write() as con:
@@ -839,7 +854,29 @@ class Store:
                 (gid, owner, number, deck, position, str(game.rules), when, when,
                  game.status.value, game.score, game.moves_played),
             )
+            if daily is not None:
+                con.execute("INSERT INTO dailies (game_id, day) VALUES (?, ?)", (gid, daily))
         return gid
+
+    def daily_of(self, game_id: int) -> str | None:
+        """The day whose daily deal game ``game_id`` is played as (None: not a daily)."""
+        rows = self._read("SELECT day FROM dailies WHERE game_id = ?", (game_id,))
+        return str(rows[0][0]) if rows else None
+
+    def daily_results(self, owner: str, rules: str | Rules) -> dict[str, GameInfo]:
+        """Each day's daily result of ``owner`` with ``rules``: the first of the day's daily
+        games to end (later ones are practice), by day."""
+        columns = ", ".join(f"games.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+        rows = self._read(
+            f"SELECT dailies.day, {columns} FROM dailies JOIN games ON games.id = "
+            "dailies.game_id WHERE games.owner = ? AND games.rules = ? AND games.final = 1 "
+            "ORDER BY games.ended, games.id",
+            (owner, str(Rules.parse(rules))),
+        )
+        results: dict[str, GameInfo] = {}
+        for row in rows:
+            results.setdefault(str(row[0]), _info(row[1:]))
+        return dict(sorted(results.items()))
 
     def add_event(
         self,

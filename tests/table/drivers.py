@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
+from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -36,6 +37,10 @@ class Driver(Protocol):
     async def give_up(self) -> None: ...
     async def show_solution(self) -> None:
         """Show the best line (the game has ended)."""
+    async def daily(self) -> None:
+        """Leave the game for today's daily deal of its rules, saying yes when asked."""
+    async def share(self) -> str:
+        """The text the screen gives to share the game that has ended."""
     async def hide(self) -> None:
         """The game leaves the screen (the page hidden, the terminal game closed)."""
     async def show(self) -> None:
@@ -85,6 +90,16 @@ class WebDriver:
         r = self.client.post("/api/solution")
         assert r.status_code == 200, r.text
         self.last = self.client.get("/api/game").json()
+
+    async def daily(self) -> None:
+        rules = self.last["game"]["rules"]
+        data = self._post("/api/daily", {"date": date.today().isoformat(), "rules": rules})
+        assert "view" in data, data
+
+    async def share(self) -> str:
+        r = self.client.get("/api/share")
+        assert r.status_code == 200, r.text
+        return str(r.json()["text"])
 
     async def hide(self) -> None:
         assert self.client.post("/api/clock", json={"running": False}).status_code == 200
@@ -183,6 +198,25 @@ class TuiDriver:
             await self.pilot.pause()
         assert self.screen.solution_shown
         await self._close_dialogs()
+
+    async def daily(self) -> None:
+        from devilsgrip.tui.screens import DailyScreen
+
+        await self._close_dialogs()
+        await self._keys("D")
+        assert isinstance(self.app.screen, DailyScreen)
+        await self._keys("enter")
+        await self._answer_yes()
+
+    async def share(self) -> str:
+        from devilsgrip.tui.screens import ShareScreen
+
+        await self._close_dialogs()
+        await self._keys("S")
+        assert isinstance(self.app.screen, ShareScreen), self.screen.status
+        text = str(self.app.screen.text)
+        await self._close_dialogs()
+        return text
 
     async def hide(self) -> None:
         self.screen.session.pause()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import date
 from functools import cache
 from pathlib import Path
 
@@ -16,8 +17,11 @@ import pytest
 from drivers import Driver, Scenario, driving
 
 from devilsgrip import session as session_module
+from devilsgrip.catalog import winnable_line
+from devilsgrip.daily import daily_deal
 from devilsgrip.game import Game
 from devilsgrip.solver import solve
+from devilsgrip.store import Store
 
 SCREENS = ("web", "tui")
 WON_DEAL = 2
@@ -139,6 +143,32 @@ async def clock(d: Driver) -> None:
     assert d.state()["elapsed"] == pytest.approx(35, abs=0.2)
 
 
+async def daily_twice_counts_once(d: Driver) -> None:
+    today = date.today()
+    await d.play("d")
+    await d.daily()  # the game left counts as given up
+    assert d.state()["number"] == daily_deal(today, "single-pass")
+    await d.play("d")
+    await d.give_up()
+    text = await d.share()
+    assert f"daily deal of {today.isoformat()}" in text
+    assert "Best possible score of this deal: 0" in text
+    first = d.state()["id"]
+    await d.daily()  # practice: it is won, the day's result stays the first game's
+    line = winnable_line(daily_deal(today, "single-pass"))
+    assert line is not None
+    for move in line:
+        await d.play(move.text())
+    assert d.state()["won"]
+    assert "Won: no card left!" in await d.share()
+    stats = d.stats()
+    assert (stats.played, stats.won, stats.given_up) == (3, 1, 2)
+    with Store.open(d.db) as store:  # type: ignore[attr-defined]
+        owner = next(g.owner for g in store.games() if g.id == first)
+        results = store.daily_results(owner, "single-pass")
+    assert {k: v.id for k, v in results.items()} == {today.isoformat(): first}
+
+
 SCENARIOS: dict[str, tuple[Scenario, int, str]] = {
     "win then undo": (win_then_undo, WON_DEAL, "classic"),
     "play again after a win": (play_again_after_a_win, WON_DEAL, "classic"),
@@ -148,6 +178,7 @@ SCENARIOS: dict[str, tuple[Scenario, int, str]] = {
     "give up": (give_up, 9, "classic"),
     "restart": (restart, 9, "classic"),
     "clock": (clock, 9, "classic"),
+    "daily twice counts once": (daily_twice_counts_once, 9, "single-pass"),
 }
 
 
@@ -162,7 +193,7 @@ class HandClock:
         self.now += seconds
 
 
-WINS = ("win then undo", "play again after a win", "solution then undo")
+WINS = ("win then undo", "play again after a win", "solution then undo", "daily twice counts once")
 """The scenarios that play a whole deal: on the terminal screen each key is drawn (10-40 s)."""
 
 

@@ -147,10 +147,11 @@ def test_labels_are_translated() -> None:
 def test_settings_read_back_as_written() -> None:
     saved = {key: table.encode_setting(value) for key, value in
              {"four_colour": True, "animation": "fast", "lang": "hu",
-              "rules": "single-pass"}.items()}
+              "rules": "single-pass", "winnable": True}.items()}
     assert saved["four_colour"] == "1"
     assert table.decode_settings(saved) == dict(table.DEFAULT_SETTINGS) | {
-        "four_colour": True, "animation": "fast", "lang": "hu", "rules": "single-pass"}
+        "four_colour": True, "animation": "fast", "lang": "hu", "rules": "single-pass",
+        "winnable": True}
     assert table.decode_settings({"four_colour": "x", "animation": "warp", "lang": "xx",
                                   "rules": "nonsense"}) == dict(table.DEFAULT_SETTINGS)
     assert table.rules_parts("literal,redeals=2") == {

@@ -24,7 +24,7 @@ STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "last_move", "an
               "arrangement", "picked", "targets", "swaps", "stock",
               "lang"}
 GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
-             "leave_asks", "started", "elapsed", "clock_running"}
+             "leave_asks", "daily", "started", "elapsed", "clock_running"}
 LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end", "rating_line", "leave"}
 
 

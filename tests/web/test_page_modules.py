@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "transport.js": 2,
     "board.js": 3, "messages.js": 3, "dialogs.js": 3, "sound.js": 3,
     "animation.js": 4, "arrows.js": 4, "history.js": 4, "review.js": 4, "guide.js": 4,
+    "daily.js": 4,
     "viewer.js": 5,
     "render.js": 6,
     "actions.js": 7,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from devilsgrip.cli_support import fail
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, set_language
 from devilsgrip.rules import Rules
@@ -17,6 +18,8 @@ def register(sub: Any) -> None:
         description=_("Play Devil's Grip in the terminal: keys, mouse, hints, saved games."),
     )
     add_game_options(p, number=True)
+    p.add_argument("--daily", action="store_true",
+                   help=_("play today's daily deal (with --rules: of those rules)"))
     p.set_defaults(func=run)
 
 
@@ -28,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from devilsgrip.session import open_store
 
     # a bad game number or deck is refused here, before the screen opens
+    if args.daily and (args.game is not None or args.deck is not None):
+        fail(_("give --daily, or a game number or deck, not several"))
     if args.game is not None:
         Game(args.game, rules=rules)
     elif args.deck is not None:
@@ -38,8 +43,10 @@ def run(args: argparse.Namespace) -> int:
 
     prepare_beside()  # the screen takes the standard streams a search beside needs
 
+    from datetime import date
+
     app = DevilsGripApp(store, number=args.game, deck=args.deck, rules=rules,
-                        store_error=problem)
+                        store_error=problem, daily=date.today() if args.daily else None)
     try:
         app.run()
     finally:

@@ -84,8 +84,10 @@ def new_game(
     number: int | None = None,
     deck: str | None = None,
     rules: Rules | str | None = None,
+    daily: str | None = None,
 ) -> tuple[PlaySession, Event]:
-    """Leave ``session``'s game for a new one (a random deal by default).
+    """Leave ``session``'s game for a new one (a random deal by default; ``daily``: the
+    day whose daily deal it is played as).
 
     The new deal is checked first: a bad number, deck or rules raises the
     engine's error and nothing changes.  The game left is ended as
@@ -100,7 +102,8 @@ def new_game(
     else:
         game = Game(random_deal_number() if number is None else number, rules=rules)
     left = session.leave()
-    fresh = PlaySession.begin(session.store, game, session.owner, session.store_error)
+    fresh = PlaySession.begin(session.store, game, session.owner, session.store_error,
+                              daily=daily)
     return fresh, Event("new", left=left)
 
 

@@ -28,6 +28,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Final
 
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
@@ -54,12 +55,13 @@ from devilsgrip.table.words import (
 if TYPE_CHECKING:
     from devilsgrip.review import Review
     from devilsgrip.solver import Hint
+    from devilsgrip.table.daily import DailyCalendar
 
 __all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Refusal", "Snapshot",
            "Table", "find_best_line"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
-                  "new_game", "restart")
+                  "new_game", "restart", "share")
 """The actions :meth:`Table.applies` answers for (the key bars and menus show those that do)."""
 
 _TOLD_WITH_END: Final = frozenset({"move", "undo", "redo", "resume", "load", "changed"})
@@ -104,6 +106,8 @@ class Snapshot:
     """The actions of :data:`ACTIONS` that may be taken now."""
     leave_warning: str | None
     """What leaving the game does to it, to ask the player first (None: no need to ask)."""
+    daily: str | None = None
+    """The day whose daily deal this game is played as (None: not a daily)."""
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,7 @@ class Table:
             arrangement=tuple(game.arrangement()) if won else (),
             applies=self._applies(view),
             leave_warning=self.leave_warning(),
+            daily=session.daily,
         )
 
     def best_score(self) -> int | None:
@@ -229,7 +234,7 @@ class Table:
             out.add("undo")
         if session.final or view.over:
             # what is left to do: undo, look back at the game, or another game
-            return frozenset(out | {"best_line", "review"})
+            return frozenset(out | {"best_line", "review", "share"})
         if game.reason(DEAL) is None:
             out.add("deal")
         if game.reason(REDEAL) is None:
@@ -379,15 +384,67 @@ class Table:
         return event
 
     def new_game(self, *, number: int | None = None, deck: str | None = None,
-                 rules: Rules | str | None = None) -> Outcome:
-        """Leave this game for a new one (a random deal by default); the screen asked the
-        player first when the snapshot's ``summary.leave_asks``."""
+                 rules: Rules | str | None = None, winnable: bool = False) -> Outcome:
+        """Leave this game for a new one (a random deal by default; with ``winnable``, a
+        random deal of the catalog of winnable deals, refused for rules that have none);
+        the screen asked the player first when the snapshot's ``summary.leave_asks``."""
+        from devilsgrip.table.actions import new_game
+        from devilsgrip.table.daily import winnable_number
+
+        def act() -> Event:
+            chosen = number
+            if winnable and number is None and deck is None:
+                chosen = winnable_number(rules if rules is not None else self.game.rules)
+            session, event = new_game(self.session, number=chosen, deck=deck, rules=rules)
+            return self._switch(session, event)
+        return self._do(act)
+
+    def daily(self, day: date, *, rules: Rules | str | None = None) -> Outcome:
+        """Leave this game for ``day``'s daily deal (with ``rules``, else this game's),
+        played as that day's daily: the first such game to end is the day's result."""
+        from devilsgrip.daily import daily_deal
         from devilsgrip.table.actions import new_game
 
         def act() -> Event:
-            session, event = new_game(self.session, number=number, deck=deck, rules=rules)
+            from devilsgrip.table.daily import check_daily_day
+
+            check_daily_day(day)
+            chosen = Rules.parse(str(rules if rules is not None else self.game.rules))
+            session, event = new_game(self.session, number=daily_deal(day, chosen),
+                                      rules=chosen, daily=day.isoformat())
             return self._switch(session, event)
         return self._do(act)
+
+    def daily_calendar(self, today: date, *, rules: Rules | str | None = None,
+                       ) -> DailyCalendar:
+        """The player's daily deals up to ``today``: today's deal, the last days' results,
+        the current and the best streak."""
+        from devilsgrip.table.daily import daily_calendar
+
+        with self.lock:
+            session = self.session
+            chosen = rules if rules is not None else session.game.rules
+            try:
+                return daily_calendar(session.store, session.owner, chosen, today)
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
+
+    def share(self) -> str:
+        """The text to share about this game once it has ended (no card named); refused
+        with ``game-live`` while it is being played."""
+        from devilsgrip.table.daily import best_possible, share_text
+
+        with self.lock:
+            solved = None
+            for key, line in self._solution.items():
+                if key == (self.session.game_id, id(self.session), self.game.start_position,
+                           str(self.game.rules)) and line.proven:
+                    solved = line.score
+            try:
+                return share_text(self.session, self.words,
+                                  best_possible(self.session, solved))
+            except DevilsGripError as exc:
+                raise self.refusal(exc) from exc
 
     def again(self) -> Outcome:
         """Leave this game for a new game of the same deal (play again, restart)."""

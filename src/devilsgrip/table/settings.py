@@ -41,14 +41,17 @@ the guide is never shown again, on any screen, once it is on)."""
 SOUNDS: Final = "sounds"
 """The switch for the sounds of cards and of a win (on unless the player turns it off)."""
 
-SWITCHES: Final = ("four_colour", SOUNDS, GUIDE_SEEN)
+WINNABLE: Final = "winnable"
+"""The switch by which a random single-pass deal is drawn from the winnable deals only."""
+
+SWITCHES: Final = ("four_colour", SOUNDS, GUIDE_SEEN, WINNABLE)
 """The settings that are on or off (kept as ``"1"``/``"0"``)."""
 
 DEFAULT_SETTINGS: Final[Mapping[str, Any]] = {"four_colour": False, "animation": "normal",
-                                              SOUNDS: True, GUIDE_SEEN: False}
+                                              SOUNDS: True, GUIDE_SEEN: False, WINNABLE: False}
 
 
-SETTING_KEYS: Final = ("lang", "four_colour", "animation", "rules", SOUNDS, GUIDE_SEEN)
+SETTING_KEYS: Final = ("lang", "four_colour", "animation", "rules", SOUNDS, GUIDE_SEEN, WINNABLE)
 
 
 def encode_setting(value: Any) -> str:

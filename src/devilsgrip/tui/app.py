@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from datetime import date
 
 from textual import on
 from textual.app import App
 
 from devilsgrip import table
+from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, translate_error
 from devilsgrip.session import PlaySession
@@ -27,6 +29,7 @@ from devilsgrip.tui.screens import ResumeScreen, StatsScreen
 OWNER = "local"
 """The store's owner of terminal games."""
 FOUR_COLOUR_KEY = "four_colour"
+WINNABLE_KEY = "winnable"
 
 
 class DevilsGripApp(App[None]):
@@ -48,6 +51,7 @@ class DevilsGripApp(App[None]):
         deck: str | None = None,
         rules: str = "classic",
         store_error: StoreError | None = None,
+        daily: date | None = None,
         flourish_delay: float = 0.25,
         hint_time: float = 1.0,
         solve_time: float = 10.0,
@@ -59,6 +63,8 @@ class DevilsGripApp(App[None]):
         self.deck = deck
         self.rules = rules
         self.store_error = store_error
+        self.daily = daily
+        """With a day, the game starts with that day's daily deal."""
         self.warning: str | None = None
         """A problem to show once the game screen opens (e.g. a game that would not resume)."""
         self.flourish_delay = flourish_delay
@@ -73,6 +79,8 @@ class DevilsGripApp(App[None]):
         self.four_colour: bool = settings["four_colour"]
         self.guide_seen: bool = settings[table.GUIDE_SEEN]
         """The first-game guide was put away (on any screen): it is not shown again."""
+        self.winnable: bool = settings["winnable"]
+        """New single-pass games are drawn from the deals proven winnable only."""
 
     # ------------------------------------------------------------ settings
     def _saved_settings(self) -> dict[str, str]:
@@ -91,9 +99,19 @@ class DevilsGripApp(App[None]):
                                        table.encode_setting(self.four_colour))
         return self.four_colour
 
+    def toggle_winnable(self) -> bool:
+        self.winnable = not self.winnable
+        if self.store is not None:
+            with contextlib.suppress(DevilsGripError):
+                self.store.set_setting(OWNER, WINNABLE_KEY, table.encode_setting(self.winnable))
+        return self.winnable
+
     # --------------------------------------------------------------- start
     def on_mount(self) -> None:
         self.title = _("Devil's Grip")
+        if self.daily is not None:
+            self.start_daily(self.daily)
+            return
         if self.number is None and self.deck is None and self.store is not None:
             try:
                 unfinished = self.store.unfinished_games(owner=OWNER)
@@ -125,6 +143,21 @@ class DevilsGripApp(App[None]):
                                     owner=OWNER, store_error=self.store_error)
         self.show_session(session)
 
+    def start_daily(self, day: date) -> None:
+        """The first game of this run: ``day``'s daily deal (the table picks it)."""
+        session = PlaySession.start(self.store, rules=self.rules, owner=OWNER,
+                                    store_error=self.store_error)
+        controller = Table(session, Words())
+        try:
+            outcome = controller.daily(day, rules=self.rules)
+        except Refusal as refusal:
+            self.warning = refusal.text
+            self.table = controller
+            self.show_table()
+            return
+        self.table = controller
+        self.show_table(outcome.event)
+
     def show_session(self, session: PlaySession, event: table.Event | None = None) -> None:
         self.table = Table(session, Words())
         self.show_table(event)
@@ -151,7 +184,21 @@ class DevilsGripApp(App[None]):
     # ------------------------------------------------- messages from the game
     @on(GameScreen.NewGame)
     def new_game(self, message: GameScreen.NewGame) -> None:
-        self._replace(lambda controller: controller.new_game(number=message.number))
+        self._replace(lambda controller: controller.new_game(
+            number=message.number,
+            winnable=self.winnable and has_catalog(controller.game.rules)))
+
+    @on(GameScreen.PlayDaily)
+    def play_daily(self, message: GameScreen.PlayDaily) -> None:
+        self._replace(lambda controller: controller.daily(date.fromisoformat(message.day)))
+
+    @on(GameScreen.ToggleWinnable)
+    def winnable_toggled(self, message: GameScreen.ToggleWinnable) -> None:
+        on_now = self.toggle_winnable()
+        if self.game_screen is not None:
+            self.game_screen.say(_("Winnable deals only, for new single-pass games: on.")
+                                 if on_now else
+                                 _("Winnable deals only, for new single-pass games: off."))
 
     @on(GameScreen.PlayAgain)
     def play_again(self, message: GameScreen.PlayAgain) -> None:

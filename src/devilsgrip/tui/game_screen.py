@@ -48,10 +48,12 @@ from devilsgrip.table.lines import LineStep, best_line_steps, review_steps
 from devilsgrip.tui.places import PLACES, step
 from devilsgrip.tui.screens import (
     ConfirmScreen,
+    DailyScreen,
     DealNumberScreen,
     GameOverScreen,
     HelpScreen,
     ReviewScreen,
+    ShareScreen,
 )
 from devilsgrip.tui.viewer import LineViewer
 from devilsgrip.tui.widgets import (
@@ -181,8 +183,16 @@ class GameScreen(Screen[None]):
         Binding("R,shift+r", "restart", N_("restart"), key_display="R",
                 tooltip=N_("restart: the same deal again, as a new game")),
         Binding("q", "quit", N_("quit"), tooltip=N_("quit (every move is already saved)")),
+        Binding("S,shift+s", "share", N_("share"), key_display="S",
+                tooltip=N_("share the result of a game that has ended (no card named)")),
         Binding("g", "deal_number", N_("deal by number"), show=False,
                 tooltip=N_("deal a game by its number")),
+        Binding("D,shift+d", "daily", N_("daily deal"), key_display="D", show=False,
+                tooltip=N_("the daily deal: the same deal for everyone each day, your "
+                           "results and streaks")),
+        Binding("w", "winnable", N_("winnable deals"), show=False,
+                tooltip=N_("new single-pass games from the deals proven winnable only: on "
+                           "or off")),
         Binding("s", "stats", N_("statistics"), show=False,
                 tooltip=N_("statistics of your games with these rules")),
         Binding("c", "four_colour", N_("four colours"), show=False,
@@ -212,6 +222,17 @@ class GameScreen(Screen[None]):
 
     class PlayAgain(Message):
         """The player leaves this game for a new game of the same deal."""
+
+    class PlayDaily(Message):
+        """The player leaves this game for the daily deal of ``day`` (``YYYY-MM-DD``)."""
+
+        def __init__(self, day: str) -> None:
+            super().__init__()
+            self.day = day
+
+    class ToggleWinnable(Message):
+        """Winnable deals only for new single-pass games, on or off (the application keeps
+        the setting)."""
 
     class ShowStats(Message):
         def __init__(self, rules: str) -> None:
@@ -792,6 +813,8 @@ class GameScreen(Screen[None]):
             self.show_best_line()
         elif choice == "review":
             self.show_review()
+        elif choice == "share":
+            self.action_share()
         elif choice == "quit":
             self.post_message(self.Quit())
         elif self.session.final:
@@ -1028,6 +1051,33 @@ class GameScreen(Screen[None]):
     def _deal_number_done(self, number: int | None) -> None:
         if number is not None:
             self._leave_then(self.NewGame(number))
+
+    # ------------------------------------------------- daily deal and share
+    def action_daily(self) -> None:
+        """The daily deal's calendar (for this game's rules); a day chosen there is played."""
+        from datetime import date
+
+        try:
+            cal = self.table.daily_calendar(date.today())
+        except Refusal as refusal:
+            self.refuse(refusal)
+            return
+        self.open_dialog(DailyScreen(cal), self._daily_chosen)
+
+    def _daily_chosen(self, day: str | None) -> None:
+        if day is not None:
+            self._leave_then(self.PlayDaily(day))
+
+    def action_share(self) -> None:
+        try:
+            text = self.table.share()
+        except Refusal as refusal:
+            self.refuse(refusal)
+            return
+        self.open_dialog(ShareScreen(text))
+
+    def action_winnable(self) -> None:
+        self.post_message(self.ToggleWinnable())
 
     # ------------------------------------------------------- other screens
     def action_stats(self) -> None:

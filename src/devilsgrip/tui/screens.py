@@ -8,6 +8,7 @@ Each screen is given what it shows (attributes down) and answers through
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
@@ -29,6 +30,7 @@ from devilsgrip.tui.widgets import Packed
 
 if TYPE_CHECKING:
     from devilsgrip.store import GameInfo, Stats
+    from devilsgrip.table.daily import DailyCalendar
 
 
 class GameOverScreen(ModalScreen[str]):
@@ -37,8 +39,8 @@ class GameOverScreen(ModalScreen[str]):
     ``best`` is the best final score of the deal's other games (None: none yet).
 
     Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
-    not final), ``"best"``, ``"quit"`` or ``"close"``.  For ``guard`` seconds
-    after it appears it ignores keys: those were typed for the table.
+    not final), ``"best"``, ``"review"``, ``"share"``, ``"quit"`` or ``"close"``.  For
+    ``guard`` seconds after it appears it ignores keys: those were typed for the table.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -48,6 +50,7 @@ class GameOverScreen(ModalScreen[str]):
         Binding("b", "choose('best')", show=False),
         Binding("v", "choose('review')", show=False),
         Binding("q", "choose('quit')", show=False),
+        Binding("S,shift+s,s", "choose('share')", show=False),
         Binding("escape,enter,space", "choose('close')", show=False),
     ]
 
@@ -97,7 +100,7 @@ class GameOverScreen(ModalScreen[str]):
             if self.why:
                 yield Static(self.why, id="gameover-why")
             yield Static("\n".join(lines), id="gameover-body")
-            yield Packed(keys.split("   "), id="gameover-keys",
+            yield Packed([*keys.split("   "), _("S: share")], id="gameover-keys",
                          classes="dialog-keys" if self.ready else "dialog-keys -waiting")
 
     def on_mount(self) -> None:
@@ -355,4 +358,124 @@ class ResumeScreen(ModalScreen[int | None]):
             self.dismiss(None)
 
     def action_new(self) -> None:
+        self.dismiss(None)
+
+
+def calendar_text(cal: DailyCalendar, chosen: date) -> Text:
+    """The calendar as text: five weeks, Monday first; a star for a won day, the score for
+    a day played, a dot for a day not played; today in bold, the chosen day reversed."""
+    out = Text()
+    names = [_("Mo"), _("Tu"), _("We"), _("Th"), _("Fr"), _("Sa"), _("Su")]
+    out.append(" ".join(f"{n:<5.5}" for n in names).rstrip() + "\n", style="dim")
+    first = cal.days[0].day
+    cells: list[Text] = [Text(" " * 5) for _blank in range(first.weekday())]
+    for day in cal.days:
+        r = day.result
+        mark = "·" if r is None else "★" if r.status == "won" else str(r.score)
+        style = "bold green" if r is not None and r.status == "won" else ""
+        if day.day == cal.today.day:
+            style += " bold underline"
+        if day.day == chosen:
+            style += " reverse"
+        cells.append(Text(f"{day.day.day:>2} {mark:<2}", style=style.strip()))
+    for start in range(0, len(cells), 7):
+        row = Text()
+        for cell in cells[start:start + 7]:
+            row.append(cell)
+            row.append(" ")
+        out.append(row)
+        out.append("\n")
+    return out
+
+
+class DailyScreen(ModalScreen[str | None]):
+    """The daily deal: today's deal, the calendar of the player's results, the streaks.
+
+    ←/→ choose another day of the calendar; dismissed with the chosen day
+    (``YYYY-MM-DD``) to play its daily deal, or None.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "play", show=False),
+        Binding("left", "step(-1)", show=False),
+        Binding("right", "step(1)", show=False),
+        Binding("up", "step(-7)", show=False),
+        Binding("down", "step(7)", show=False),
+        Binding("escape,q", "close", show=False),
+    ]
+
+    def __init__(self, cal: DailyCalendar) -> None:
+        super().__init__(classes="dialog-screen")
+        self.cal = cal
+        self.chosen = cal.today.day
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="daily", classes="dialog"):
+            yield Static(_("Daily deal: {rules}").format(rules=rules_label(self.cal.rules,
+                                                                           Words())),
+                         classes="dialog-title")
+            yield Static(self._about(), id="daily-about")
+            yield Static(calendar_text(self.cal, self.chosen), id="daily-calendar")
+            yield Packed(_("Enter: play this day's deal   ←→: another day   Esc: back")
+                         .split("   "), classes="dialog-keys")
+
+    def _about(self) -> str:
+        words = Words()
+        day = next(d for d in self.cal.days if d.day == self.chosen)
+        head = (_("Today, {date}: game {number}") if day.day == self.cal.today.day
+                else _("{date}: game {number}")).format(date=day.day.isoformat(),
+                                                         number=day.game)
+        r = day.result
+        result = (_("Not played yet.") if r is None else _("Won!") if r.status == "won"
+                  else _("Your result: score {score}, {status}").format(
+                      score=r.score, status=status_label(r.status, words)))
+        s = self.cal.streaks
+        streak = " · ".join((
+            ngettext("Daily streak: {n} day", "Daily streak: {n} days", s.current).format(
+                n=s.current),
+            ngettext("best: {n} day", "best: {n} days", s.best).format(n=s.best),
+            ngettext("{n} day played", "{n} days played", self.cal.played).format(
+                n=self.cal.played)))
+        return f"{head}\n{result}\n{streak}"
+
+    def action_step(self, days: int) -> None:
+        first, last = self.cal.days[0].day, self.cal.days[-1].day
+        self.chosen = min(last, max(first, self.chosen + timedelta(days=days)))
+        self.query_one("#daily-about", Static).update(self._about())
+        self.query_one("#daily-calendar", Static).update(calendar_text(self.cal, self.chosen))
+
+    def action_play(self) -> None:
+        self.dismiss(self.chosen.isoformat())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ShareScreen(ModalScreen[None]):
+    """The text to share about the game that ended (no card named); ``c`` copies it to the
+    clipboard (the terminal's, where it allows it)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "copy", show=False),
+        Binding("escape,enter,space,q", "close", show=False),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="share", classes="dialog"):
+            yield Static(_("Share the result"), classes="dialog-title")
+            yield Static(self.text, id="share-text")
+            yield Static("", id="share-status")
+            yield Packed(_("c: copy to the clipboard   Esc: back").split("   "),
+                         classes="dialog-keys")
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.text)
+        self.query_one("#share-status", Static).update(
+            _("Copied to the clipboard (where the terminal allows it)."))
+
+    def action_close(self) -> None:
         self.dismiss(None)

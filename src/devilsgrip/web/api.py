@@ -25,10 +25,12 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from functools import partial
+from datetime import date
 from typing import Any, Final
 
 from devilsgrip import i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
+from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import N_
@@ -105,6 +107,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
             "new_best": about.new_best,
             "final": about.final,
             "leave_asks": about.leave_asks,
+            "daily": snap.daily,
             "started": snap.started,
             "elapsed": snap.elapsed,
             "clock_running": snap.clock_running,
@@ -206,7 +209,7 @@ def get_game(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, A
 def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A new game; the one being played is left (the page asked the player first)."""
     data = call.data
-    only_keys(data, ("game", "deck", "rules"))
+    only_keys(data, ("game", "deck", "rules", "winnable"))
     number = data.get("game")
     deck = string_field(data, "deck", 2000)
     if number is not None and deck is not None:
@@ -219,9 +222,47 @@ def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, A
                            max=MAX_GAME_NUMBER)
         number = table.read_deal_number(number)  # the engine's reason when out of range
     rules = web.rules_of(browser, rules_field(string_field(data, "rules", 200)))
-    browser.table.new_game(number=number, deck=deck, rules=rules)
+    winnable = bool_field(data, "winnable")
+    if winnable is None:  # the player's setting, for the single-pass deals it applies to
+        winnable = bool(browser.settings.get("winnable")) and has_catalog(rules)
+    browser.table.new_game(number=number, deck=deck, rules=rules, winnable=winnable)
     browser.solution = None
     return _state(web, browser, tr)
+
+
+def _day_field(text: str | None) -> date:
+    """The page's day (its own calendar's date: the player's time zone), else today."""
+    from devilsgrip.daily import parse_day
+
+    return date.today() if text is None else parse_day(text[:32])
+
+
+def get_daily(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``?date=YYYY-MM-DD&rules=R``: the day's daily deal, the last days' results, the
+    streaks (rules: the player's)."""
+    today = _day_field(call.query.get("date"))
+    rules = web.rules_of(browser, rules_field(call.query.get("rules", "")[:200] or None))
+    return browser.table.daily_calendar(today, rules=rules).to_dict(tr)
+
+
+def post_daily(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``{"date": "YYYY-MM-DD", "rules": R}``: play that day's daily deal (the game being
+    played is left: the page asked the player first)."""
+    only_keys(call.data, ("date", "rules"))
+    day = _day_field(string_field(call.data, "date", 32))
+    rules = web.rules_of(browser, rules_field(string_field(call.data, "rules", 200)))
+    browser.table.daily(day, rules=rules)
+    browser.solution = None
+    return _state(browser, tr)
+
+
+def get_share(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """The text to share about the game once it has ended (it names no card), and what the
+    link to its deal needs; refused (409) while the game is being played."""
+    controller = browser.table
+    text = controller.share()
+    return {"text": text, "game": controller.game.number, "rules": str(controller.game.rules),
+            "daily": controller.session.daily}
 
 
 def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -437,6 +478,8 @@ def _settings_doc(browser: Browser, tr: Tr, web: WebState) -> dict[str, Any]:
         "pairing": web.pairing_code is not None,
         "lang": tr.lang,
         "four_colour": bool(browser.settings.get("four_colour", False)),
+        "winnable": bool(browser.settings.get("winnable", False)),
+        "winnable_available": has_catalog(rules),
         "animation": browser.settings.get("animation", "normal"),
         table.SOUNDS: bool(browser.settings.get(table.SOUNDS, True)),
         table.GUIDE_SEEN: bool(browser.settings.get(table.GUIDE_SEEN, False)),
@@ -458,7 +501,7 @@ def get_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
 def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     data = call.data
     only_keys(data, ("lang", "four_colour", "animation", "rules", table.SOUNDS,
-                     table.GUIDE_SEEN))
+                     table.GUIDE_SEEN, "winnable"))
     changes: dict[str, Any] = {}
     lang = string_field(data, "lang", 16)
     if lang is not None:
@@ -467,7 +510,7 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
                                                    "{languages})"),
                            lang=shown(lang), languages=", ".join(i18n.LANGUAGES))
         changes["lang"] = lang
-    for switch in ("four_colour", table.SOUNDS, table.GUIDE_SEEN):
+    for switch in ("four_colour", table.SOUNDS, table.GUIDE_SEEN, "winnable"):
         value = bool_field(data, switch)
         if value is not None:
             changes[switch] = value
@@ -564,6 +607,9 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("POST", "/api/review"): (reviews.post_review, False),
         ("GET", "/api/review"): (reviews.get_review, False),
         ("GET", "/api/history"): (reviews.get_history, True),
+        ("GET", "/api/daily"): (get_daily, True),
+        ("POST", "/api/daily"): (post_daily, True),
+        ("GET", "/api/share"): (get_share, True),
         ("GET", "/api/settings"): (get_settings, True),
         ("POST", "/api/settings"): (post_settings, True),
         ("POST", "/api/pair"): (post_pair, False),

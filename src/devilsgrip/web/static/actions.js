@@ -66,6 +66,7 @@ export async function start() {
   });
   document.body.classList.remove("loading");
   document.body.dataset.ready = "1";
+  openLinkedDeal();
   if (document.visibilityState === "visible") clockRunning(true);
 }
 
@@ -275,6 +276,29 @@ export function newGame(body, ask = true, onRefused = null) {
     setEndShown("");
     simple("/api/new", { body: data, dealIn: true, onRefused });
   }, ask);
+}
+
+// The daily deal of a day ({date, rules}), played as that day's daily.
+export function playDaily(body) {
+  return leaveThen(() => {
+    setEndShown("");
+    simple("/api/daily", { body, dealIn: true });
+  });
+}
+
+// A link to a deal (?game=N&rules=R, as Share gives it) opens that deal, asking first
+// when it would leave a game in progress, as New game does; the address is then cleaned.
+export function openLinkedDeal() {
+  const params = new URLSearchParams(window.location.search);
+  const game = params.get("game");
+  if (!game) return;
+  window.history.replaceState(null, "", window.location.pathname + window.location.hash);
+  const rules = params.get("rules") || "";
+  const st = app.state;
+  if (st && st.game && String(st.game.number) === game.trim() && (!rules || st.game.rules === rules)) return;
+  const body = { game: game.trim().slice(0, 40) };
+  if (rules) body.rules = rules.slice(0, 200);
+  newGame(body, true);
 }
 
 // Play again and restart: a new game of the same deal (the one left keeps its result).

@@ -155,6 +155,8 @@ export function buildHelp() {
 export function showNew(typed = "", error = "") {
   $("new-error").textContent = error;
   $("new-number").value = typed;
+  $("new-winnable-field").hidden = !app.settings.winnable_available;
+  $("new-winnable").checked = Boolean(app.settings.winnable);
   openDialog("dlg-new");
   $("new-number").focus();
 }

@@ -14,7 +14,8 @@ import { wakeSound } from "./sound.js";
 import { t } from "./i18n.js";
 import { clearHint, showMessage } from "./messages.js";
 import {
-  backToHistory, openMenu, openNew, openReview, openRules, openSettings, openStats, pairBrowser, saveSettings, submitNew,
+  backToHistory, openDaily, openMenu, openNew, openReview, openRules, openSettings, openShare, openStats,
+  pairBrowser, playChosenDaily, saveSettings, sendShare, submitNew,
 } from "./menus.js";
 import { render, renderClock } from "./render.js";
 import { drawChart, reviewOpen } from "./review.js";
@@ -308,6 +309,8 @@ export function wire() {
     redo: () => redo(),
     hint: () => hint(),
     result: () => openEnd(),
+    share: () => openShare(),
+    daily: () => openDaily(),
     new: () => openNew(),
     restart: () => playAgain(true),
     rules: () => openRules(),
@@ -339,6 +342,9 @@ export function wire() {
   $("end-best-line").addEventListener("click", () => showSolution());
   $("end-review").addEventListener("click", () => { closeDialog("dlg-end"); openReview(null, "end"); });
   $("review-history").addEventListener("click", () => backToHistory());
+  $("end-share").addEventListener("click", () => { closeDialog("dlg-end"); openShare(); });
+  $("daily-play").addEventListener("click", () => playChosenDaily());
+  $("share-send").addEventListener("click", () => sendShare());
   $("sol-next").addEventListener("click", () => viewerStep(1));
   $("sol-prev").addEventListener("click", () => viewerStep(-1));
   $("sol-all").addEventListener("click", () => viewerPlay());

@@ -3,19 +3,20 @@
 // the server (transport.js), hands what changes to state.js and draws the answer
 // (dialogs.js, history.js, review.js).
 
-import { applyState, enqueue, giveUp, loadWords, newGame, openEnd, openReviewViewer, playAgain } from "./actions.js";
+import { applyState, enqueue, giveUp, loadWords, newGame, openEnd, openReviewViewer, playAgain, playDaily } from "./actions.js";
+import { localDay, showDaily, showDailyError, showDailyLoading, showShare, showShareStatus } from "./daily.js";
 import {
   buildMenu, closeDialog, openDialog, readPairingCode, readSettings, showNew, showRules, showRulesError, showRulesLoading,
   showSettings, showSettingsError, showStats, showStatsError, showStatsLoading,
 } from "./dialogs.js";
 import { showHistory, showHistoryError, showHistoryLoading } from "./history.js";
 import { t } from "./i18n.js";
-import { say } from "./messages.js";
+import { say, showMessage } from "./messages.js";
 import { applyStrings, preload, render } from "./render.js";
 import { showDone, showProgress, showReviewError, showReviewOpening } from "./review.js";
 import {
-  $, app, ended, keepReview, reviewKey, setGameState, setPresets, setReviewDoc, setReviewFocus, setSettings,
-  showReviewOf,
+  $, app, chooseDay, ended, keepReview, reviewKey, setDaily, setGameState, setPresets, setReviewDoc,
+  setReviewFocus, setSettings, setShare, showReviewOf,
 } from "./state.js";
 import { request } from "./transport.js";
 
@@ -24,8 +25,9 @@ export function openMenu() {
   buildMenu([
     [t("New game or deal number…"), () => openNew()],
     [t("Restart this deal"), () => playAgain(true)],
+    [t("Daily deal"), () => openDaily()],
     ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUp()],
-    ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")]] : []),
+    ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")], [t("Share"), () => openShare()]] : []),
     [t("Game history"), () => openHistory()],
     [t("Rules"), () => openRules()],
     [t("Statistics"), () => openStats()],
@@ -41,11 +43,94 @@ export function openNew(typed = "") {
 
 // The number goes to the server as the text typed (exact however large); a number the
 // game does not take comes back with the game's own reason, shown under the field.
+// "Winnable deals only" is the player's setting (kept by the server) for random deals.
 export async function submitNew(random) {
   const raw = $("new-number").value.trim();
   const body = !random && raw ? { game: raw } : {};
+  if (app.settings.winnable_available) {
+    const winnable = $("new-winnable").checked;
+    if (winnable !== Boolean(app.settings.winnable)) {
+      try {
+        setSettings(await request("POST", "/api/settings", { winnable }));
+      } catch (error) {
+        showNew(raw, error.message);
+        return;
+      }
+    }
+    if (!body.game) body.winnable = winnable;
+  }
   closeDialog("dlg-new");
   await newGame(body, true, (error) => showNew(raw, error.message));
+}
+
+// ------------------------------------------------------------------- daily
+// The calendar of the player's daily deals for a preset (the player's rules by default),
+// counted in the player's own days.
+export async function openDaily(rules = null) {
+  showDailyLoading();
+  const chosen = app.daily ? app.daily.chosen : null;
+  const preset = rules || (app.daily && app.daily.rules) || app.settings.rules || "classic";
+  try {
+    const doc = await request("GET", "/api/daily?" + new URLSearchParams({ date: localDay(), rules: preset }));
+    setDaily(doc, chosen && doc.days.some((d) => d.date === chosen) ? chosen : null);
+  } catch (error) {
+    showDailyError(error.message);
+    return;
+  }
+  drawDaily();
+}
+
+function drawDaily() {
+  showDaily((day) => { chooseDay(day); drawDaily(); }, (preset) => openDaily(preset));
+}
+
+export function playChosenDaily() {
+  const d = app.daily;
+  if (!d) return;
+  closeDialog("dlg-daily");
+  playDaily({ date: d.chosen || d.date, rules: d.rules });
+}
+
+// ------------------------------------------------------------------- share
+// The text of the game that ended, with a link that opens its deal: on a phone the
+// system's share sheet (Web Share API), elsewhere the clipboard.
+export async function openShare() {
+  let doc;
+  try {
+    doc = await request("GET", "/api/share");
+  } catch (error) {
+    showMessage(error.message, "error");
+    return;
+  }
+  let url = "";
+  if (doc.game !== null && doc.game !== undefined) {
+    url = window.location.origin + window.location.pathname + "?"
+      + new URLSearchParams({ game: String(doc.game), rules: doc.rules });
+  }
+  const phone = window.matchMedia("(pointer: coarse)").matches;
+  setShare({ ...doc, url, native: Boolean(phone && navigator.share) });
+  showShare();
+}
+
+export async function sendShare() {
+  const s = app.share;
+  if (!s) return;
+  if (s.native) {
+    try {
+      await navigator.share({ title: t("Devil's Grip"), text: s.text, ...(s.url ? { url: s.url } : {}) });
+      showShareStatus(t("Shared."));
+      return;
+    } catch (error) {
+      if (error && error.name === "AbortError") return;
+      // no share sheet after all: the clipboard instead
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(s.url ? `${s.text}\n${s.url}` : s.text);
+    showShareStatus(t("Copied to the clipboard."));
+  } catch {
+    showShareStatus(t("It could not be copied: select the text and copy it."));
+  }
 }
 
 export async function openRules() {

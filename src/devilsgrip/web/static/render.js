@@ -26,6 +26,8 @@ export function applyStrings() {
     "btn-redo": [t("Redo"), t("Redo (Shift+U)")],
     "btn-hint": [t("Hint"), t("Hint (h)")],
     "btn-result": [t("Result"), t("The result of this game")],
+    "btn-share": [t("Share"), t("Share the result")],
+    "btn-daily": [t("Daily"), t("Daily deal")],
     "btn-new": [t("New game"), t("New game")],
     "btn-restart": [t("Restart"), t("Restart this deal")],
     "btn-rules": [t("Rules"), t("Rules")],
@@ -48,6 +50,11 @@ export function applyStrings() {
   $("lbl-new-number").textContent = t("Deal number (leave empty for a random deal)");
   $("new-deal").textContent = t("Play this deal");
   $("new-random").textContent = t("Random deal");
+  $("lbl-new-winnable").textContent = t("Winnable deals only");
+  $("daily-title").textContent = t("Daily deal");
+  $("lbl-daily-rules").textContent = t("Rules");
+  $("share-title").textContent = t("Share the result");
+  $("end-share").textContent = t("Share");
   $("rules-title").textContent = t("Rules");
   $("stats-title").textContent = t("Statistics");
   $("settings-title").textContent = t("Settings");
@@ -181,6 +188,9 @@ export function render() {
   // once the game has ended, Hint gives way to Result (the end dialog again)
   $("btn-hint").hidden = Boolean(finished);
   $("btn-result").hidden = !finished;
+  $("btn-share").hidden = viewing || !finished;
+  // once it has ended, Share takes Restart's place (the end dialog and the menu play it again)
+  $("btn-restart").hidden = Boolean(finished) && !viewing;
   document.body.classList.toggle("finished", Boolean(finished));
   document.body.classList.toggle("won", Boolean(v.won));
   renderGuide();

@@ -35,6 +35,8 @@ export const app = {
   clock: { base: 0, at: 0, running: false },
   dragging: null, // the place whose card is being dragged (input.js follows the pointer)
   pending: 0, // tasks queued or running (actions.js)
+  daily: null, // the daily calendar on show (/api/daily), and the day chosen in it
+  share: null, // the share of the game that ended: {text, game, rules, daily, url}
 };
 
 // ------------------------------------------------------------ changing it
@@ -54,6 +56,18 @@ export function setClock(elapsed, running) {
     app.state.game.clock_running = running;
   }
   app.clock = { base: Number(elapsed) || 0, at: performance.now(), running: Boolean(running) };
+}
+
+export function setDaily(doc, chosen = null) {
+  app.daily = doc ? { ...doc, chosen: chosen || doc.date } : null;
+}
+
+export function chooseDay(day) {
+  if (app.daily) app.daily.chosen = day;
+}
+
+export function setShare(doc) {
+  app.share = doc;
 }
 
 export function setSettings(values) {
