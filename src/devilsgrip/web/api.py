@@ -253,7 +253,7 @@ def post_daily(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     rules = web.rules_of(browser, rules_field(string_field(call.data, "rules", 200)))
     browser.table.daily(day, rules=rules)
     browser.solution = None
-    return _state(browser, tr)
+    return _state(web, browser, tr)
 
 
 def get_share(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
