@@ -24,8 +24,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from functools import partial
 from datetime import date
+from functools import partial
 from typing import Any, Final
 
 from devilsgrip import i18n, table
