@@ -122,7 +122,7 @@ def test_the_package_is_pure_python_and_imports_without_the_servers_libraries(
         f"door = WorkerDoor({str(tmp_path / 'data')!r}, game=7)\n"
         "status, text = door.answer('GET', '/api/i18n?lang=fr', None, 'fr')\n"
         "assert status == 200 and json.loads(text)['lang'] == 'fr', text\n"
-        "status, text = door.answer('GET', '/api/hint', None, 'fr')\n"
+        "status, text = door.answer('POST', '/api/hint', '{}', 'fr')\n"
         "assert status == 200, text\n"
         "import devilsgrip\n"
         "print(devilsgrip.__file__, json.loads(text)['text'])\n"

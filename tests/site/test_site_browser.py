@@ -286,7 +286,7 @@ class SiteDriver:
         self._state("POST", "/api/giveup", {})
 
     async def show_solution(self) -> None:
-        answer = self._call("GET", "/api/solution")
+        answer = self._call("POST", "/api/solution", {})
         assert answer["ok"] and answer["data"]["moves"], answer
 
     async def hide(self) -> None:

@@ -93,12 +93,12 @@ def test_hints_best_lines_and_reviews_run_without_threads(tmp_path: Path) -> Non
     door.web.options.hint_time = 0.3
     door.web.options.solve_time = 0.5
     door.web.options.review_time = 1.0
-    status, text = door.answer("GET", "/api/hint", None, "en")
+    status, text = door.answer("POST", "/api/hint", "{}", "en")
     assert status == 200 and json.loads(text)["text"]
-    status, text = door.answer("GET", "/api/solution", None, "en")
+    status, text = door.answer("POST", "/api/solution", "{}", "en")
     assert status == 409 and json.loads(text)["error"] == "game-live"  # not before the end
     assert door.answer("POST", "/api/giveup", "{}", "en")[0] == 200
-    status, text = door.answer("GET", "/api/solution", None, "en")
+    status, text = door.answer("POST", "/api/solution", "{}", "en")
     assert status == 200 and json.loads(text)["moves"]
     status, text = door.answer("POST", "/api/review", "{}", "en")
     review = json.loads(text)

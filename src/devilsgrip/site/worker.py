@@ -99,6 +99,9 @@ class WorkerDoor:
     def __init__(self, folder: Path | str, *, persist: bool = True, lang: str | None = None,
                  game: int | None = None) -> None:
         self.folder = Path(folder)
+        if persist:  # the store makes no folder of its own (a mistyped one is refused)
+            with contextlib.suppress(OSError):  # what cannot be made, the store reports
+                self.folder.mkdir(parents=True, exist_ok=True)
         options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game)
         self.web = WebState(options, solver=run_now)
         self.web.open_store()
