@@ -24,7 +24,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 if CHROMIUM is None:  # pragma: no cover - depends on the machine
     pytest.skip("chromium is not installed", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, expect  # noqa: E402
 
 State = dict[str, Any]
 PHONES = [(390, 844), (360, 640), (844, 390)]
@@ -479,7 +479,7 @@ def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> No
     ready(page)
     page.click("#btn-settings")
     box = page.locator("#set-sounds")
-    assert box.is_checked()  # on by default
+    expect(box).to_be_checked()  # on by default (the form is filled once the settings are read)
     box.uncheck()
     page.click("#set-save")
     page.wait_for_function("() => fetch('/api/settings').then(r => r.json())"
@@ -494,7 +494,9 @@ def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> No
     page.reload()
     ready(page)
     page.click("#btn-settings")
-    assert not page.locator("#set-sounds").is_checked()
+    expect(page.locator("#dlg-settings")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#set-sounds")).not_to_be_checked()
     no_errors(page)
 
 
