@@ -24,7 +24,7 @@ EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|let|var|class)
 
 # The layers, lowest first: a module imports only modules of lower layers.
 LAYERS: dict[str, int] = {
-    "state.js": 0, "markdown.js": 0,
+    "state.js": 0, "markdown.js": 0, "answers.js": 0,
     "i18n.js": 1,
     "transport.js": 2,
     "board.js": 3, "messages.js": 3, "dialogs.js": 3, "sound.js": 3,

@@ -5,23 +5,8 @@
 // service worker that keeps the site for playing offline, and shows the progress
 // while the runtime loads.
 
+import { ApiError, readJSON } from "./answers.js";
 import { t } from "./i18n.js";
-
-export class ApiError extends Error {
-  constructor(message, code, status) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
-}
-
-// Deal numbers go up to 2**63-1: the page keeps each "number" as the text the worker
-// wrote, never as a JavaScript number (exact only up to 2**53).
-export function readJSON(text) {
-  return JSON.parse(text, (key, value, context) => (
-    key === "number" && typeof value === "number" && context && typeof context.source === "string"
-      ? context.source : value));
-}
 
 const SITE = new URL("../", import.meta.url);
 const languages = Array.from(navigator.languages || [navigator.language || "en"]);

@@ -7,6 +7,7 @@
 // server decides: what may be picked up, built on or swapped with, what the stock plays,
 // whether leaving must be confirmed, every sentence and label come with the state.
 
+import { ApiError } from "./answers.js";
 import { captureRects, finishAnimations, flourish, pause, planFlights, runFlights, snapBack } from "./animation.js";
 import { clearMoveArrows, drawHintArrow } from "./arrows.js";
 import { placeEl } from "./board.js";
@@ -21,7 +22,7 @@ import {
   setEndShown, setGameState, setHintTimer, setSelected, setSettings, setSolution, setViewer,
   setViewerIndex, setViewerRunning, setWords, speed, startArranging, swapsFrom, targetsFrom, view,
 } from "./state.js";
-import { ApiError, request } from "./transport.js";
+import { request } from "./transport.js";
 import { renderViewer, showArrows } from "./viewer.js";
 
 // ------------------------------------------------------------------ the queue

@@ -3,23 +3,8 @@
 // is fetch to the HTTP API here; another transport (a Web Worker running the same API)
 // needs to replace this module only.
 
+import { ApiError, readJSON } from "./answers.js";
 import { t } from "./i18n.js";
-
-export class ApiError extends Error {
-  constructor(message, code, status) {
-    super(message);
-    this.code = code;
-    this.status = status;
-  }
-}
-
-// Deal numbers go up to 2**63-1: the page keeps each "number" as the text the server
-// wrote, never as a JavaScript number (exact only up to 2**53).
-export function readJSON(text) {
-  return JSON.parse(text, (key, value, context) => (
-    key === "number" && typeof value === "number" && context && typeof context.source === "string"
-      ? context.source : value));
-}
 
 // method "GET" or "POST"; path with its query ("/api/review?id=3"); body an object (POST).
 // A POST is sent with keepalive, so one sent as the page is hidden or closed still arrives.
