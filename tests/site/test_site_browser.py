@@ -141,7 +141,9 @@ def test_plays_reloads_and_plays_offline(browser: Any, server: StaticServer) -> 
     # clicks: the stock deals; keys: u undoes, U redoes
     page.click("#stock")
     moves_become(page, 1)
-    assert "Dealt 3 cards" in page.inner_text("#announce")
+    # the live region speaks after the cards have flown, one frame after it is emptied
+    page.wait_for_function(
+        "document.getElementById('announce').textContent.includes('Dealt 3 cards')")
     page.locator("#board").focus()
     page.keyboard.press("u")
     moves_become(page, 0)
