@@ -16,6 +16,7 @@ from typing import Any, Final, Generic
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
+from devilsgrip.solver import core
 from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
 from devilsgrip.solver.clairvoyant import CardSearch, RunSearch, use_compiled
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
@@ -155,6 +156,16 @@ class Relaxation:
         """True if the relaxation can be won, False if not, None if the limits came first."""
         self.max_nodes = None if max_nodes is None else self.nodes + max_nodes
         self.deadline = deadline
+        module = core.compiled()
+        if module is not None and not self.dead:
+            # the compiled core's search, the same nodes; it keeps the positions it
+            # proved lost for itself, so a later call here searches again
+            verdict: bool | None
+            verdict, self.nodes = module.relax(
+                list(self.talon), list(self.stock), self.tops, self.live, self.waiting,
+                self.draw, self.fill_talon, self.nodes,
+                -1 if self.max_nodes is None else self.max_nodes, deadline)
+            return verdict
         try:
             return self._search(0, self.talon, self.tops, self.live, self.waiting)
         except TimeUp:
