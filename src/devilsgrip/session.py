@@ -48,6 +48,7 @@ from devilsgrip.errors import IllegalMoveError
 from devilsgrip.game import Game, Status
 from devilsgrip.i18n import _, translate_error, translations
 from devilsgrip.notation import Move
+from devilsgrip.records import write_record
 from devilsgrip.store import Store, StoreError, now_text
 
 RANDOM_DEALS = 10**9
@@ -385,7 +386,7 @@ class PlaySession:
                 return self.store.record(self.game_id)
             except StoreError:
                 pass
-        return self.game.record()
+        return write_record(self.game)
 
     def reload(self) -> None:
         """Read the stored game again (after another program changed it)."""

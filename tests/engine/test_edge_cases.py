@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from devilsgrip import Game, IllegalMoveError, Move, Rating, Status, parse_card
 from devilsgrip.notation import format_cards
+from devilsgrip.records import write_record
 
 
 def won_grid() -> list[str]:
@@ -293,4 +294,4 @@ def test_give_up_counts_the_score() -> None:
     game.give_up()
     assert game.status == Status.GIVEN_UP
     assert game.score == 72
-    assert "{given up, score 72}" in game.record()
+    assert "{given up, score 72}" in write_record(game)

@@ -19,6 +19,7 @@ from devilsgrip.i18n import (
     translations,
 )
 from devilsgrip.notation import Move, MoveKind
+from devilsgrip.records import read_record
 from devilsgrip.rules import Rules
 
 EIGHT_OF_SPADES = CARD_CODES.index("8S")
@@ -110,7 +111,7 @@ def test_rules_errors_translated(lang: str) -> None:
 def test_record_error_wraps_the_translated_reason() -> None:
     record = '[Rules "literal"]\n[Game "1"]\n\n1. c1-b1 *\n'
     with pytest.raises(RecordError) as info:
-        Game.from_record(record)
+        read_record(record)
     text = translate_error(info.value, "fr")
     assert text.startswith("coup 1 'c1-b1' : le neuf de cœur ne va pas")
 

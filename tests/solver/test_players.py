@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
 from devilsgrip.notation import Move, MoveKind, format_cards
+from devilsgrip.records import read_record, write_record
 from devilsgrip.solver import (
     HINT_CODES,
     SolveResult,
@@ -38,7 +39,7 @@ from devilsgrip.solver.rollouts import Table, apply, rollout_scores, table_of
 def test_greedy_plays_to_the_end(rules: str) -> None:
     game = play_game(Game(4, rules=rules), "greedy")
     assert game.is_over()
-    assert Game.from_record(game.record()).score == game.score
+    assert read_record(write_record(game)).score == game.score
 
 
 def test_clairvoyant_reaches_the_solver_score() -> None:

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from devilsgrip import records
 from devilsgrip.cli_support import fail, file_name, say
 from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
             fail(_("give a record file, or --game/--deck with --moves, not both"))
         text = read_record(args.record)
         try:
-            game = Game.from_record(text)
+            game = records.read_record(text)
         except RecordError as exc:
             if exc.code == "record-illegal-move":
                 return _illegal(exc.params["number"], exc.params["move"], translate_error(exc))
