@@ -133,28 +133,6 @@ class View:
     given_up: bool
     legal: tuple[Move, ...] = field(default=())
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (card codes and move texts)."""
-        return {
-            "rules": str(self.rules),
-            "grid": [[CARD_CODES[c] for c in pile] for pile in self.grid],
-            "talon": [CARD_CODES[c] for c in self.talon],
-            "stock": self.stock_count,
-            "stock_order": (
-                None if self.stock_order is None else [CARD_CODES[c] for c in self.stock_order]
-            ),
-            "unseen": [CARD_CODES[c] for c in self.unseen],
-            "redeals_done": self.redeals_done,
-            "redeals_left": self.redeals_left,
-            "moves": self.moves_played,
-            "score": self.score,
-            "rating": self.rating.value,
-            "over": self.over,
-            "won": self.won,
-            "given_up": self.given_up,
-            "legal": [m.text() for m in self.legal],
-        }
-
 
 class Source(Enum):
     """Where a card that filled a space came from."""

@@ -17,6 +17,7 @@ from devilsgrip.cards import CELL_NAMES, MAX_GAME_NUMBER
 from devilsgrip.game import Game
 from devilsgrip.notation import format_deck
 from devilsgrip.web.server import COOKIE_NAME
+from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"
@@ -51,7 +52,7 @@ def assert_refused(response: Any, status: int | tuple[int, ...] = (400, 409)) ->
 
 
 def view_of(game: Game) -> dict[str, Any]:
-    return game.view().to_dict()
+    return view_dict(game.view())
 
 
 # ------------------------------------------------------------------- state

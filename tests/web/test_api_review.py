@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from devilsgrip.game import Game
 from devilsgrip.solver import play_game
 from devilsgrip.web.server import COOKIE_NAME, ServerOptions, create_app
+from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DONE_KEYS = {"status", "id", "review", "proven_share", "story", "number", "deal", "rules",
@@ -75,11 +76,11 @@ def check_doc(doc: dict[str, Any], game: Game) -> None:
     # the view of every position of the game, from the deal to its end
     replay = game.copy()
     replay.restart()
-    shown = [replay.view().to_dict()]
+    shown = [view_dict(replay.view())]
     for move in game.move_stack:
         replay.play(move)
-        shown.append(replay.view().to_dict())
-    shown[-1] = game.view().to_dict()  # given up, or over, as it ended
+        shown.append(view_dict(replay.view()))
+    shown[-1] = view_dict(game.view())  # given up, or over, as it ended
     assert doc["positions"] == shown
     assert [v["moves"] for v in shown] == list(range(len(shown)))
     costly = [m for m in review["moves"] if m["cost"] > 0]
