@@ -3,7 +3,7 @@
 >>> game = Game(1)
 >>> game.score, len(game.stock), len(game.talon)
 (72, 72, 0)
->>> game.play("d")
+>>> game.play_text("d")
 Move.from_text('d')
 >>> game.score, len(game.talon)
 (72, 3)
@@ -16,10 +16,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from devilsgrip.cards import (
     CARD_CODES,
@@ -62,6 +62,8 @@ from devilsgrip.notation import (
     split_move_text,
 )
 from devilsgrip.rules import CLASSIC, Rules
+
+_T = TypeVar("_T")
 
 Pile = tuple[Card, ...]
 """A pile of a cell, bottom card first (``()`` for an empty cell)."""
@@ -155,7 +157,7 @@ class MoveEffect:
     ``move.src``, then the one now in ``move.dst``).
 
     >>> game = Game(5)
-    >>> game.play("d")
+    >>> game.play(DEAL)
     Move.from_text('d')
     >>> [CARD_CODES[c] for c in game.last_effect().cards]
     ['8H', 'KD', 'QD']
@@ -515,34 +517,55 @@ class Game:
         """Parse move text (raises :class:`MoveError`); legality is not checked."""
         return Move.from_text(text)
 
-    def play(self, move: Move | str) -> Move:
-        """Checked door: parse, check, push.  A rejected move changes nothing.
+    def play(self, move: Move) -> Move:
+        """Checked door: check, push.  A rejected move changes nothing.
 
-        Raises :class:`MoveError` (unreadable) or :class:`IllegalMoveError`
-        (with a reason ``code``).  Playing the move that redo would play keeps
-        the rest of the redo list; any other move clears it.
+        Raises :class:`IllegalMoveError` (with a reason ``code``).  Playing
+        the move that redo would play keeps the rest of the redo list; any
+        other move clears it.  Text is read by :meth:`play_text`.
         """
-        m = Move.from_text(move) if isinstance(move, str) else move
-        problem = self.reason(m)
+        if not isinstance(move, Move):
+            raise TypeError(
+                f"play takes a Move, not {type(move).__name__} (text goes to play_text)"
+            )
+        problem = self.reason(move)
         if problem is not None:
             raise problem
-        self.push(m)
-        if self._redo and self._redo[-1] == m:
+        self.push(move)
+        if self._redo and self._redo[-1] == move:
             self._redo.pop()
         else:
             self._redo.clear()
-        return m
+        return move
 
-    def play_all(self, moves: str | Iterable[Move | str]) -> list[Move]:
+    def play_text(self, text: str) -> Move:
+        """The text door: read one move (:class:`MoveError` if unreadable), then :meth:`play` it.
+
+        >>> Game(1).play_text("d")
+        Move.from_text('d')
+        """
+        return self.play(Move.from_text(text))
+
+    def play_all(self, moves: Iterable[Move]) -> list[Move]:
         """Play a list of moves; on an illegal one raise with its number (from 1).
 
         The moves before the bad one stay played.
         """
-        items: Iterable[Move | str] = split_move_text(moves) if isinstance(moves, str) else moves
+        return self._play_each(moves, self.play)
+
+    def play_all_text(self, text: str) -> list[Move]:
+        """Play moves written as text, separated by spaces or commas (``12.`` numbers
+        skipped); on an unreadable or illegal one raise with its number (from 1).
+
+        The moves before the bad one stay played.
+        """
+        return self._play_each(split_move_text(text), self.play_text)
+
+    def _play_each(self, items: Iterable[_T], door: Callable[[_T], Move]) -> list[Move]:
         played: list[Move] = []
         for i, item in enumerate(items, start=1):
             try:
-                played.append(self.play(item))
+                played.append(door(item))
             except (MoveError, IllegalMoveError) as exc:
                 exc.params["number"] = self.moves_played + 1
                 exc.params["index"] = i
@@ -657,17 +680,18 @@ class Game:
             return MoveEffect(move, piles=(grid[move.src], grid[move.dst]))
         return MoveEffect(move)
 
-    def preview(self, move: Move | str) -> MoveEffect:
+    def preview(self, move: Move) -> MoveEffect:
         """What ``move`` would do here (checked like :meth:`play`; the game is unchanged).
 
         The effect names the card that would fill a space: a screen or a hint
         that must not show the stock's order leaves ``fill`` out.
         """
-        m = Move.from_text(move) if isinstance(move, str) else move
-        problem = self.reason(m)
+        if not isinstance(move, Move):
+            raise TypeError(f"preview takes a Move, not {type(move).__name__}")
+        problem = self.reason(move)
         if problem is not None:
             raise problem
-        self.push(m)
+        self.push(move)
         try:
             effect = self.last_effect()
         finally:

@@ -5,7 +5,7 @@ stays with :class:`~devilsgrip.game.Game` (:meth:`~devilsgrip.game.Game.position
 
 >>> from devilsgrip.game import Game
 >>> game = Game(1)
->>> game.play("d")
+>>> game.play_text("d")
 Move.from_text('d')
 >>> read_record(write_record(game)).move_stack == game.move_stack
 True
@@ -129,7 +129,7 @@ def read_record(text: str, *, verify: bool = True) -> Game:
             game.tags[name] = value
     for i, token in enumerate(tokens, start=1):
         try:
-            game.play(token)
+            game.play_text(token)
         except (MoveError, IllegalMoveError) as exc:
             raise RecordError(
                 "record-illegal-move",

@@ -298,7 +298,7 @@ class PlaySession:
         if self.final:
             raise _finished_error()
         before = self.game.copy()
-        played = self.game.play(move)
+        played = self.game.play_text(move) if isinstance(move, str) else self.game.play(move)
         self._save("move", before, played.text())
         return played
 

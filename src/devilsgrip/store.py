@@ -1276,7 +1276,7 @@ def replay_events(game: Game, events: Iterable[tuple[str, str | None]]) -> Game:
     for kind, move in events:
         if kind == "move":
             assert move is not None
-            game.play(move)
+            game.play_text(move)
         elif kind == "undo":
             game.undo()
         elif kind == "redo":

@@ -257,7 +257,7 @@ def test_a_good_record_still_imports_and_replays(
     files: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = Game(7)
-    game.play_all("d d d")
+    game.play_all_text("d d d")
     (files / "good.dgr").write_text(write_record(game), encoding="utf-8")
     assert run(capsys, ["replay", "{tmp}/good.dgr"], files)[0] == 0
     assert run(capsys, ["import", "{tmp}/good.dgr"], files)[0] == 0

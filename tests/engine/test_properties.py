@@ -231,11 +231,11 @@ def test_undo_then_redo_replays_the_same(game: Game, k: int) -> None:
 
 def test_play_of_the_next_redo_keeps_the_redo_list() -> None:
     game = Game(4)
-    game.play_all("d d d")
+    game.play_all_text("d d d")
     game.undo()
     game.undo()
     assert len(game.redo_stack) == 2
-    game.play("d")  # the move redo would play
+    game.play_text("d")  # the move redo would play
     assert len(game.redo_stack) == 1
     other = next(m for m in game.generate_moves() if m.text() != "d")
     game.play(other)
@@ -268,7 +268,7 @@ def test_illegal_play_changes_nothing(game: Game, move: Move) -> None:
     before = (game.position(), game.move_stack, game.redo_stack, write_record(game))
     for attempt in (move, move.text()):
         try:
-            game.play(attempt)
+            game.play(attempt) if isinstance(attempt, Move) else game.play_text(attempt)
         except IllegalMoveError as exc:
             assert exc.code == problem.code
             assert exc.code and exc.code.replace("-", "").isalpha()
@@ -288,11 +288,11 @@ def test_same_cell_moves_are_refused() -> None:
 
 def test_given_up_game_refuses_moves() -> None:
     game = Game(6)
-    game.play("d")
+    game.play_text("d")
     game.give_up()
     before = game.position()
     try:
-        game.play("d")
+        game.play_text("d")
     except IllegalMoveError as exc:
         assert exc.code == "game-given-up"
     else:
@@ -396,7 +396,7 @@ def test_rng_deals_are_reproducible() -> None:
 def test_play_all_names_the_bad_move() -> None:
     game = Game(1)
     try:
-        game.play_all("d d r d")
+        game.play_all_text("d d r d")
     except IllegalMoveError as exc:
         assert exc.params["number"] == 3 and exc.params["index"] == 3
         assert exc.code == "stock-not-empty"

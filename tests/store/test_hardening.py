@@ -239,7 +239,7 @@ def test_old_cookie_owners_are_migrated_to_opaque_ids(tmp_path: Path,
                             "2025-01-01T00:00:00+00:00")])
         ids[owner] = n
     open_game = Game(11)
-    open_game.play("d")
+    open_game.play_text("d")
     raw.execute(
         "INSERT INTO games (id, owner, number, rules, started, updated, status, score, moves) "
         "VALUES (5, ?, 11, 'classic', ?, ?, 'in progress', ?, 1)",

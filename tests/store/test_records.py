@@ -67,9 +67,9 @@ def test_round_trip(tmp_path: Path) -> None:
 
 def test_bad_records_are_reported_by_index_and_not_imported(store: Store) -> None:
     good = Game(8)
-    good.play("d")
+    good.play_text("d")
     bad_move = Game(9)
-    bad_move.play("d")
+    bad_move.play_text("d")
     broken = write_record(bad_move).replace("1. d", "1. t-a1")
     lying = write_record(Game(10)).replace('[Score "72"]', '[Score "3"]')
     text = "\n".join([write_record(good), broken, "[Event \"x\"]\n\nnot a record at all\n",
@@ -176,7 +176,7 @@ def test_cli_stats_translated(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_an_odd_hints_tag_is_a_bad_record(store: Store) -> None:
     game = Game(3)
-    game.play("d")
+    game.play_text("d")
     game.give_up()
     for value, hints in (("²", None), ("9" * 5000, None), ("7", 7)):
         game.tags["Hints"] = value

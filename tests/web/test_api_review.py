@@ -146,7 +146,7 @@ def test_progress_then_the_review_an_over_game_made_final_and_kept(
     seconds = time.monotonic() - started
     assert seconds < 10
     game = Game(3, rules="single-pass")
-    game.play_all(list(moves))
+    game.play_all_text(" ".join(moves))
     check_doc(doc, game)
     assert doc["costly"], "the greedy player lost cards somewhere"
     early = [k for k in sketches if any(k)]
@@ -183,7 +183,7 @@ def test_a_given_up_game_is_reviewed(make_client: MakeClient) -> None:
     client.post("/api/review")
     doc = until_done(client)
     game = Game(1)
-    game.play_all(["d", "d", "d"])
+    game.play_all_text("d d d")
     assert doc["review"]["start"] == {"best": 0, "proven": True}
     assert doc["review"]["first_lost_win"] is None  # given up while still winnable
     assert [m["best"] for m in doc["review"]["moves"]] == [0, 0, 0]

@@ -509,8 +509,8 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     ready(page)
     page.click("#sol-next")
     ready(page)
-    replay.play(line[0])
-    replay.play(line[1])
+    replay.play_text(line[0])
+    replay.play_text(line[1])
     assert_shows(page, {"view": view_dict(replay.view())})
     assert line[1] in (page.locator("#solution-step").text_content() or "")
     ARTIFACTS.mkdir(exist_ok=True)
@@ -533,7 +533,7 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
         " return b.dataset.index === b.dataset.total; }", timeout=60_000)
     ready(page)
     for text in line[1:]:
-        replay.play(text)
+        replay.play_text(text)
     assert_shows(page, {"view": view_dict(replay.view())})
     assert page.locator("#score").text_content() == "0"
     assert "0" in (page.locator("#solution-step").text_content() or "")

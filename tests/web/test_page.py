@@ -177,7 +177,7 @@ def test_ten_quick_deals_all_land(open_page: Callable[..., Page]) -> None:
     st = state(page)
     game = Game(1)
     for _ in range(10):
-        game.play("d")
+        game.play_text("d")
     assert st["view"] == view_dict(game.view())
     shown = page.eval_on_selector_all("#talon .fan", "els => els.map(e => e.dataset.code)")
     assert shown == st["view"]["talon"][-3:]

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         text = read_record(args.record)
         game = records.read_record(text)
         if args.moves:
-            game.play_all(args.moves)
+            game.play_all_text(args.moves)
     else:
         if args.game is None and args.deck is None and args.position is None:
             fail(_("give a record file, --position, or --game/--deck with --moves"))

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             deck=args.deck, rules=args.rules)
         for number, token in enumerate(split_move_text(args.moves or ""), start=1):
             try:
-                game.play(token)
+                game.play_text(token)
             except (MoveError, IllegalMoveError) as exc:
                 return _illegal(number, token, translate_error(exc))
     if args.json:
