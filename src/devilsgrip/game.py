@@ -3,7 +3,7 @@
 >>> game = Game(1)
 >>> game.score, len(game.stock), len(game.talon)
 (72, 72, 0)
->>> game.play("d")
+>>> game.play_text("d")
 Move.from_text('d')
 >>> game.score, len(game.talon)
 (72, 3)
@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Any, TypeVar
 
 from devilsgrip import codes
 from devilsgrip.cards import (
@@ -48,7 +47,6 @@ from devilsgrip.errors import (
     IllegalMoveError,
     MoveError,
     PositionError,
-    RecordError,
     RulesError,
 )
 from devilsgrip.notation import (
@@ -60,14 +58,13 @@ from devilsgrip.notation import (
     Move,
     MoveKind,
     format_cards,
-    format_deck,
     parse_cards,
     parse_deck,
-    parse_game_number,
     split_move_text,
-    strip_comments,
 )
 from devilsgrip.rules import CLASSIC, Rules
+
+_T = TypeVar("_T")
 
 Pile = tuple[Card, ...]
 """A pile of a cell, bottom card first (``()`` for an empty cell)."""
@@ -139,28 +136,6 @@ class View:
     given_up: bool
     legal: tuple[Move, ...] = field(default=())
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (card codes and move texts)."""
-        return {
-            "rules": str(self.rules),
-            "grid": [[CARD_CODES[c] for c in pile] for pile in self.grid],
-            "talon": [CARD_CODES[c] for c in self.talon],
-            "stock": self.stock_count,
-            "stock_order": (
-                None if self.stock_order is None else [CARD_CODES[c] for c in self.stock_order]
-            ),
-            "unseen": [CARD_CODES[c] for c in self.unseen],
-            "redeals_done": self.redeals_done,
-            "redeals_left": self.redeals_left,
-            "moves": self.moves_played,
-            "score": self.score,
-            "rating": self.rating.value,
-            "over": self.over,
-            "won": self.won,
-            "given_up": self.given_up,
-            "legal": [m.text() for m in self.legal],
-        }
-
 
 class Source(Enum):
     """Where a card that filled a space came from."""
@@ -183,7 +158,7 @@ class MoveEffect:
     ``move.src``, then the one now in ``move.dst``).
 
     >>> game = Game(5)
-    >>> game.play("d")
+    >>> game.play(DEAL)
     Move.from_text('d')
     >>> [CARD_CODES[c] for c in game.last_effect().cards]
     ['8H', 'KD', 'QD']
@@ -543,34 +518,55 @@ class Game:
         """Parse move text (raises :class:`MoveError`); legality is not checked."""
         return Move.from_text(text)
 
-    def play(self, move: Move | str) -> Move:
-        """Checked door: parse, check, push.  A rejected move changes nothing.
+    def play(self, move: Move) -> Move:
+        """Checked door: check, push.  A rejected move changes nothing.
 
-        Raises :class:`MoveError` (unreadable) or :class:`IllegalMoveError`
-        (with a reason ``code``).  Playing the move that redo would play keeps
-        the rest of the redo list; any other move clears it.
+        Raises :class:`IllegalMoveError` (with a reason ``code``).  Playing
+        the move that redo would play keeps the rest of the redo list; any
+        other move clears it.  Text is read by :meth:`play_text`.
         """
-        m = Move.from_text(move) if isinstance(move, str) else move
-        problem = self.reason(m)
+        if not isinstance(move, Move):
+            raise TypeError(
+                f"play takes a Move, not {type(move).__name__} (text goes to play_text)"
+            )
+        problem = self.reason(move)
         if problem is not None:
             raise problem
-        self.push(m)
-        if self._redo and self._redo[-1] == m:
+        self.push(move)
+        if self._redo and self._redo[-1] == move:
             self._redo.pop()
         else:
             self._redo.clear()
-        return m
+        return move
 
-    def play_all(self, moves: str | Iterable[Move | str]) -> list[Move]:
+    def play_text(self, text: str) -> Move:
+        """The text door: read one move (:class:`MoveError` if unreadable), then :meth:`play` it.
+
+        >>> Game(1).play_text("d")
+        Move.from_text('d')
+        """
+        return self.play(Move.from_text(text))
+
+    def play_all(self, moves: Iterable[Move]) -> list[Move]:
         """Play a list of moves; on an illegal one raise with its number (from 1).
 
         The moves before the bad one stay played.
         """
-        items: Iterable[Move | str] = split_move_text(moves) if isinstance(moves, str) else moves
+        return self._play_each(moves, self.play)
+
+    def play_all_text(self, text: str) -> list[Move]:
+        """Play moves written as text, separated by spaces or commas (``12.`` numbers
+        skipped); on an unreadable or illegal one raise with its number (from 1).
+
+        The moves before the bad one stay played.
+        """
+        return self._play_each(split_move_text(text), self.play_text)
+
+    def _play_each(self, items: Iterable[_T], door: Callable[[_T], Move]) -> list[Move]:
         played: list[Move] = []
         for i, item in enumerate(items, start=1):
             try:
-                played.append(self.play(item))
+                played.append(door(item))
             except (MoveError, IllegalMoveError) as exc:
                 exc.params["number"] = self.moves_played + 1
                 exc.params["index"] = i
@@ -685,17 +681,18 @@ class Game:
             return MoveEffect(move, piles=(grid[move.src], grid[move.dst]))
         return MoveEffect(move)
 
-    def preview(self, move: Move | str) -> MoveEffect:
+    def preview(self, move: Move) -> MoveEffect:
         """What ``move`` would do here (checked like :meth:`play`; the game is unchanged).
 
         The effect names the card that would fill a space: a screen or a hint
         that must not show the stock's order leaves ``fill`` out.
         """
-        m = Move.from_text(move) if isinstance(move, str) else move
-        problem = self.reason(m)
+        if not isinstance(move, Move):
+            raise TypeError(f"preview takes a Move, not {type(move).__name__}")
+        problem = self.reason(move)
         if problem is not None:
             raise problem
-        self.push(m)
+        self.push(move)
         try:
             effect = self.last_effect()
         finally:
@@ -902,140 +899,11 @@ class Game:
         self.redeals_done = redeals
         self._moves_before = moves_before
 
-    # -------------------------------------------------------- text: records
-    def record(self) -> str:
-        """The game record (like PGN): tags, then the numbered moves.
-
-        Tags: ``Rules``; ``Game`` (the game number) or ``Deck`` or
-        ``Position`` for the start; ``Moves``; ``Score``; ``Result``
-        (``won``, ``over``, ``given up`` or ``in progress``); and any tag
-        kept in :attr:`tags`.
-        """
-        tags: dict[str, str] = {"Event": "Devil's Grip", "Rules": str(self.rules)}
-        if self.number is not None:
-            tags["Game"] = str(self.number)
-        elif self.deck is not None:
-            tags["Deck"] = format_deck(self.deck)
-        else:
-            tags["Position"] = self.start_position
-        for name, value in self.tags.items():
-            if name not in _COMPUTED_TAGS and name not in tags:
-                tags[name] = value
-        tags["Moves"] = str(self.moves_played)
-        tags["Score"] = str(self.score)
-        tags["Result"] = self.status.value
-        lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-        body: list[str] = []
-        for i, move in enumerate(self.move_stack, start=1):
-            body.append(f"{i}. {move.text()}")
-        end = {
-            Status.GIVEN_UP: f"{{given up, score {self.score}}}",
-            Status.WON: "{won}",
-            Status.OVER: f"{{over, score {self.score}}}",
-            Status.IN_PROGRESS: "*",
-        }[self.status]
-        body.append(end)
-        text_lines: list[str] = []
-        line = ""
-        for token in body:
-            if len(line) + len(token) + 1 > 78 and line:
-                text_lines.append(line)
-                line = token
-            else:
-                line = f"{line} {token}" if line else token
-        text_lines.append(line)
-        return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
-
-    @classmethod
-    def from_record(cls, text: str, *, verify: bool = True) -> Game:
-        """Replay a game record; raises :class:`RecordError` naming the problem.
-
-        With ``verify``, the ``Moves``, ``Score`` and ``Result`` tags, when
-        present, must agree with the replay.
-        """
-        tags: dict[str, str] = {}
-        body_lines: list[str] = []
-        for raw in text.splitlines():
-            line = raw.strip()
-            if line.startswith("["):
-                m = _TAG_RE.fullmatch(line)
-                if m is None:
-                    raise RecordError(codes.RECORD_BAD_TAG, f"cannot read tag line: {line}",
-                                      line=line)
-                tags[m.group(1)] = _unescape(m.group(2))
-            elif line:
-                body_lines.append(line)
-        body = strip_comments("\n".join(body_lines))  # a ';' comment ends at its line
-        tokens = [t for t in split_move_text(body) if t != "*"]
-        rules = tags.get("Rules", "classic")
-        try:
-            if "Game" in tags:
-                value = tags["Game"]
-                if parse_number(value, MAX_GAME_NUMBER) is None:
-                    raise RecordError(codes.RECORD_BAD_GAME, f"bad game number '{value}'")
-                game = cls(parse_game_number(value), rules=rules)
-                if "Deck" in tags and parse_deck(tags["Deck"]) != list(game.deck or ()):
-                    raise RecordError(
-                        codes.RECORD_DECK_MISMATCH, "the Deck tag is not the deck of Game"
-                    )
-            elif "Deck" in tags:
-                game = cls(deck=tags["Deck"], rules=rules)
-            elif "Position" in tags:
-                game = cls.from_position(tags["Position"])
-                if "Rules" in tags and game.rules != Rules.parse(rules):
-                    raise RecordError(codes.RECORD_RULES_MISMATCH, "Rules and Position disagree")
-            else:
-                raise RecordError(
-                    codes.RECORD_NO_START, "the record has no Game, Deck or Position tag"
-                )
-        except (DeckError, RulesError, PositionError) as exc:
-            raise RecordError(exc.code, f"bad record start: {exc}", **exc.params) from exc
-        for name, value in tags.items():
-            if name not in _COMPUTED_TAGS:
-                game.tags[name] = value
-        for i, token in enumerate(tokens, start=1):
-            try:
-                game.play(token)
-            except (MoveError, IllegalMoveError) as exc:
-                raise RecordError(
-                    codes.RECORD_ILLEGAL_MOVE,
-                    f"move {i} '{token}': {exc.message}",
-                    number=i,
-                    move=token,
-                    reason=exc.code,
-                    reason_params=exc.params,
-                ) from exc
-        result = tags.get("Result", "")
-        if result == Status.GIVEN_UP.value:
-            game.give_up()
-        if verify:
-            if "Moves" in tags and tags["Moves"] != str(game.moves_played):
-                raise RecordError(
-                    codes.RECORD_MISMATCH,
-                    f"the record says {tags['Moves']} moves but has {game.moves_played}",
-                )
-            if "Score" in tags and tags["Score"] != str(game.score):
-                raise RecordError(
-                    codes.RECORD_MISMATCH,
-                    f"the record says score {tags['Score']} but the moves give {game.score}",
-                )
-            if result and result != game.status.value:
-                raise RecordError(
-                    codes.RECORD_MISMATCH,
-                    f"the record says '{result}' but the moves give '{game.status.value}'",
-                )
-        return game
-
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
 
     def __str__(self) -> str:
         return self.position()
-
-
-_COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position", "Moves",
-                                   "Score", "Result"})
-_TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 
 
 def _deck_text(cards: Iterable[Card]) -> str:
@@ -1047,12 +915,3 @@ def _deck_text(cards: Iterable[Card]) -> str:
                             position=pos, card=repr(card)[:20])
         words.append(CARD_CODES[card])
     return " ".join(words)
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
-

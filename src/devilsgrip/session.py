@@ -49,6 +49,7 @@ from devilsgrip.errors import IllegalMoveError
 from devilsgrip.game import Game, Status
 from devilsgrip.i18n import _, translate_error, translations
 from devilsgrip.notation import Move
+from devilsgrip.records import write_record
 from devilsgrip.store import Store, StoreError, now_text
 
 RANDOM_DEALS = 10**9
@@ -298,7 +299,7 @@ class PlaySession:
         if self.final:
             raise _finished_error()
         before = self.game.copy()
-        played = self.game.play(move)
+        played = self.game.play_text(move) if isinstance(move, str) else self.game.play(move)
         self._save("move", before, played.text())
         return played
 
@@ -386,7 +387,7 @@ class PlaySession:
                 return self.store.record(self.game_id)
             except StoreError:
                 pass
-        return self.game.record()
+        return write_record(self.game)
 
     def reload(self) -> None:
         """Read the stored game again (after another program changed it)."""

@@ -34,6 +34,7 @@ from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import _
 from devilsgrip.notation import format_deck
+from devilsgrip.records import read_record, write_record
 from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
@@ -1076,7 +1077,7 @@ class Store:
             game.tags["Ended"] = info.ended
         game.tags["Owner"] = info.owner
         game.tags["Hints"] = str(info.hints)
-        return game.record()
+        return write_record(game)
 
     def find_duplicate(self, game: Game, started: str) -> int | None:
         """The id of a stored game with the same start, rules, start time and moves."""
@@ -1276,7 +1277,7 @@ def replay_events(game: Game, events: Iterable[tuple[str, str | None]]) -> Game:
     for kind, move in events:
         if kind == "move":
             assert move is not None
-            game.play(move)
+            game.play_text(move)
         elif kind == "undo":
             game.undo()
         elif kind == "redo":
@@ -1323,7 +1324,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
     report = ImportReport()
     for index, record in enumerate(split_records(text), start=1):
         try:
-            game = Game.from_record(record)
+            game = read_record(record)
         except DevilsGripError as exc:
             report.bad.append((index, exc))
             continue

@@ -275,9 +275,9 @@ def test_moves_as_arrows_and_costly_moves_in_words() -> None:
     assert table.move_arrow(grid_build(0, 9)) == (0, 9)
     assert table.move_arrow(swap(3, 4)) == (3, 4)
     game = Game(1)
-    game.play_all(["d", "d"])
+    game.play_all_text("d d")
     before = Game(1)  # the position before move 2, where the better move is legal
-    before.play("d")
+    before.play_text("d")
     better = next(m for m in before.generate_moves() if m.text() != "d")
     review = Review("classic", game.score, 0, True, [
         MoveReview(1, "d", 0, True, 0, None, None),
@@ -303,9 +303,9 @@ def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
     from devilsgrip.review import MoveReview, Review
 
     game = Game(1)
-    game.play_all(["d", "d"])
+    game.play_all_text("d d")
     before = Game(1)
-    before.play("d")
+    before.play_text("d")
     better = next(m for m in before.generate_moves() if m.text() != "d")
     words = Words(lang)
     stories = {}
@@ -334,7 +334,7 @@ def test_a_win_lost_by_the_first_move_is_told_from_the_deal(lang: str) -> None:
     from devilsgrip.review import MoveReview, Review
 
     game = Game(1)
-    game.play("d")
+    game.play_text("d")
     better = next(m for m in Game(1).generate_moves() if m.text() != "d")
     words = Words(lang)
     for proven in (True, False):
@@ -424,7 +424,7 @@ def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
 
     words = Words(lang)
     game = Game(1)
-    game.play_all(["d", "d"])
+    game.play_all_text("d d")
     game.give_up()
     stories = {}
     for last in (0, 3):
@@ -446,7 +446,7 @@ def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
         assert stories[-1] == ("Winnable from the deal. The game ended at 72. "
                                "It was given up before its first move.")
     played = Game(1)
-    played.play_all(["d", "d"])  # over by the cards, not given up: no such words
+    played.play_all_text("d d")  # over by the cards, not given up: no such words
     review = Review("classic", played.score, 0, True, [
         MoveReview(1, "d", 0, True, 0, None, None), MoveReview(2, "d", 0, True, 0, None, None)])
     assert words.gettext("It was given up before its first move.") not in \

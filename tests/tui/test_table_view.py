@@ -186,7 +186,7 @@ def _longest_messages(lang: str) -> list[tuple[str, str]]:
         messages.append((code, warning))
     game = Game(5)
     for move in MID_GAME:
-        game.play(move)
+        game.play_text(move)
     cell = CELL_NAMES.index("a1")  # Q♦: nowhere to go
     messages.append(("picked", table.say_picked(game, cell, words)))
     messages.append(("refused", table.say_error(table.refusal(game, CELL_NAMES.index("c1"),

@@ -17,6 +17,7 @@ from devilsgrip.cards import CELL_NAMES, MAX_GAME_NUMBER
 from devilsgrip.game import Game
 from devilsgrip.notation import format_deck
 from devilsgrip.web.server import COOKIE_NAME
+from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"
@@ -51,7 +52,7 @@ def assert_refused(response: Any, status: int | tuple[int, ...] = (400, 409)) ->
 
 
 def view_of(game: Game) -> dict[str, Any]:
-    return game.view().to_dict()
+    return view_dict(game.view())
 
 
 # ------------------------------------------------------------------- state
@@ -80,7 +81,7 @@ def test_the_state_says_what_each_pick_up_means(client: TestClient) -> None:
         builds = [m.text() for m in mirror.generate_moves() if "-" in m.text()]
         move = builds[0] if builds and mirror.talon else "d"
         data = post(client, "/api/move", {"move": move}).json()
-        mirror.play(move)
+        mirror.play_text(move)
         legal = data["view"]["legal"]
         pickable = [n for i, n in enumerate(CELL_NAMES) if mirror.grid[i]]
         assert set(data["picked"]) == set(data["targets"]) == {*pickable, "talon"}
@@ -126,7 +127,7 @@ def test_swap_and_the_announcement(client: TestClient) -> None:
     assert r.status_code == 200
     data = r.json()
     mirror = Game(1)
-    mirror.play("a1=h3")
+    mirror.play_text("a1=h3")
     assert data["view"]["grid"] == view_of(mirror)["grid"]
     assert "a1" in data["announce"] and "h3" in data["announce"]
     r = client.post("/api/move", json={"move": "d"})
@@ -275,7 +276,7 @@ def test_give_up_then_solution(client: TestClient) -> None:
     assert set(solution) >= {"score", "proven", "moves"}
     replay = Game(1)
     for text in solution["moves"]:
-        replay.play(text)
+        replay.play_text(text)
     assert replay.score == solution["score"]
     # the restart of a given-up game is a new game on the same deal
     again = post(client, "/api/restart").json()
@@ -305,7 +306,7 @@ def test_solution_is_a_read_only_replay(client: TestClient) -> None:
     replay = Game(1)
     assert positions[0] == view_of(replay)
     for text, shown in zip(moves, positions[1:], strict=True):
-        replay.play(text)
+        replay.play_text(text)
         assert shown == view_of(replay)
     assert positions[-1]["score"] == solution["score"] == replay.score
     assert solution["score"] < ended["view"]["score"]
@@ -635,7 +636,7 @@ def test_any_move_text_matches_the_engine(make_client: MakeClient, texts: list[s
         else:
             r = c.post("/api/move", json={"move": text})
             try:
-                mirror.play(text)
+                mirror.play_text(text)
                 expected_ok = True
             except ValueError:
                 expected_ok = False

@@ -18,6 +18,7 @@ import pytest
 
 from devilsgrip.cards import CELL_NAMES
 from devilsgrip.game import Game
+from devilsgrip.web.views import view_dict
 
 pytestmark = pytest.mark.browser
 
@@ -180,7 +181,7 @@ def test_page_renders_the_state_and_screenshots(open_page: Callable[..., Page]) 
     label = page.locator(cell("a1")).get_attribute("aria-label") or ""
     assert label.startswith("a1: ")
     top = st["view"]["grid"][0][-1]
-    assert Game(1).view().to_dict()["grid"][0][-1] == top
+    assert view_dict(Game(1).view())["grid"][0][-1] == top
     assert " of " in label
     page.keyboard.press("d")
     ready(page)
@@ -489,7 +490,7 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page.click("#end-best-line")
     page.locator("#end-solution .line").wait_for(state="visible", timeout=30_000)
     line = (page.locator("#end-solution .line").text_content() or "").split()
-    assert line and line[0] in Game(1).view().to_dict()["legal"]
+    assert line and line[0] in view_dict(Game(1).view())["legal"]
     assert "0" in (page.locator("#end-solution .best-score").text_content() or "")
     # the line is only watched: from here on the page sends no request that changes anything
     sent: list[str] = []
@@ -500,7 +501,7 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     assert bar.is_visible()
     # the viewer starts at the deal as it was dealt, while the player's game stays as it is
     replay = Game(1)
-    start = replay.view().to_dict()
+    start = view_dict(replay.view())
     assert_shows(page, {"view": start})
     assert state(page) == st
     assert page.locator("#btn-undo").is_disabled()
@@ -508,9 +509,9 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     ready(page)
     page.click("#sol-next")
     ready(page)
-    replay.play(line[0])
-    replay.play(line[1])
-    assert_shows(page, {"view": replay.view().to_dict()})
+    replay.play_text(line[0])
+    replay.play_text(line[1])
+    assert_shows(page, {"view": view_dict(replay.view())})
     assert line[1] in (page.locator("#solution-step").text_content() or "")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "best-line-viewer.png"))
@@ -520,11 +521,11 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page.click(cell(dst))
     page.keyboard.press("d")
     ready(page)
-    assert_shows(page, {"view": replay.view().to_dict()})
+    assert_shows(page, {"view": view_dict(replay.view())})
     page.click("#sol-prev")
     ready(page)
     replay.undo()
-    assert_shows(page, {"view": replay.view().to_dict()})
+    assert_shows(page, {"view": view_dict(replay.view())})
     # play runs the line to its end, which shows the claimed score
     page.click("#sol-all")
     page.wait_for_function(
@@ -532,8 +533,8 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
         " return b.dataset.index === b.dataset.total; }", timeout=60_000)
     ready(page)
     for text in line[1:]:
-        replay.play(text)
-    assert_shows(page, {"view": replay.view().to_dict()})
+        replay.play_text(text)
+    assert_shows(page, {"view": view_dict(replay.view())})
     assert page.locator("#score").text_content() == "0"
     assert "0" in (page.locator("#solution-step").text_content() or "")
     page.click("#sol-stop")

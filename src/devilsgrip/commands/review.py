@@ -10,6 +10,7 @@ import threading
 import time
 from typing import Any, Final
 
+from devilsgrip import records
 from devilsgrip.cli_support import fail, seconds, whole_number
 from devilsgrip.commands import add_game_options, db_path, read_record
 from devilsgrip.game import Game
@@ -95,7 +96,7 @@ def _game(args: argparse.Namespace) -> tuple[Game, int | None]:
     if chosen != 1:
         fail(_("give a record file (or -), --last, or --game-id"))
     if args.record is not None:
-        return Game.from_record(read_record(args.record)), None
+        return records.read_record(read_record(args.record)), None
     from devilsgrip.i18n import translate_error
     from devilsgrip.store import Store, StoreError
 
