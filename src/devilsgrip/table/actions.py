@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from devilsgrip.game import Game
+from devilsgrip.game import Game, View
 from devilsgrip.notation import (
     Move,
 )
@@ -156,12 +156,13 @@ def deal_best(session: PlaySession, before: int | None) -> int | None:
     return score if before is None else min(before, score)
 
 
-def summary(session: PlaySession, words: Words, best: int | None = None) -> Summary:
-    """The summary of ``session`` (``best``: the other games' best on this deal, when
-    already looked up)."""
+def summary(session: PlaySession, words: Words, best: int | None,
+            view: View | None = None) -> Summary:
+    """The summary of ``session`` (``best``: the other games' best on this deal, looked up
+    once by the caller; ``view``: the session's view, when the caller has it)."""
     game = session.game
-    before = session.best_score() if best is None else best
-    status = session.result or game.status
+    before = best
+    status = session.result or session.status
     return Summary(
         deal=deal_label(game, words),
         rules=rules_label(game.rules, words),
@@ -173,7 +174,7 @@ def summary(session: PlaySession, words: Words, best: int | None = None) -> Summ
         best=deal_best(session, before),
         new_best=session.final and before is not None and game.score < before,
         best_before=before,
-        end=say_end(session, words),
+        end=say_end(session, words, view),
         warning=saving_warning(session, words),
         leave_asks=session.leave_asks,
         final=session.final,

@@ -64,24 +64,17 @@ def _rating_line(snap: Snapshot, words: Tr) -> str:
     return words.gettext(N_("Rating: {rating}")).format(rating=snap.summary.rating)
 
 
-def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
+def _picking(snap: Snapshot) -> dict[str, Any]:
     """What the page needs so that it decides nothing itself: what picking up each place
     means (in words, the cells it builds on, the empty cells a drop swaps with), and what
     a click on the stock plays."""
-    session, game = controller.session, controller.game
-    places = [p for p in table.PLACES
-              if p != table.STOCK and table.pick_up_refusal(game, p) is None]
-    empty = [c for c in range(len(game.grid)) if not game.grid[c]]
-    stock_move = table.stock_move(game)
+    name, pick = table.place_name, snap.picking
     return {
-        "picked": {table.place_name(p): table.say_picked(game, p, words) for p in places},
-        "targets": {table.place_name(p): [table.place_name(c) for c in table.targets(game, p)]
-                    for p in places},
-        "swaps": {table.place_name(p): [table.place_name(c) for c in empty
-                                        if c != p and table.drop_refusal(session, p, c) is None]
-                  for p in places},
-        "stock": (None if table.move_refusal(session, stock_move) is not None
-                  else "deal" if stock_move == table.DEAL else "redeal"),
+        "picked": {name(p): said for p, said in pick.said.items()},
+        "targets": {name(p): [name(c) for c in cells] for p, cells in pick.targets.items()},
+        "swaps": {name(p): [name(c) for c in cells] for p, cells in pick.swaps.items()},
+        "stock": (None if pick.stock is None
+                  else "deal" if pick.stock == table.DEAL else "redeal"),
     }
 
 
@@ -128,7 +121,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
         "announce": snap.announce,
         "arrangement": [[table.place_name(m.src), table.place_name(m.dst)]
                         for m in snap.arrangement],
-        **_picking(controller, snap, words),
+        **_picking(snap),
         "lang": words.lang,
     }
 
