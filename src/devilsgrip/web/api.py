@@ -68,11 +68,11 @@ def _picking(snap: Snapshot) -> dict[str, Any]:
     """What the page needs so that it decides nothing itself: what picking up each place
     means (in words, the cells it builds on, the empty cells a drop swaps with), and what
     a click on the stock plays."""
-    name, pick = table.place_name, snap.picking
+    name, pick = table.PLACE_NAMES, snap.picking
     return {
-        "picked": {name(p): said for p, said in pick.said.items()},
-        "targets": {name(p): [name(c) for c in cells] for p, cells in pick.targets.items()},
-        "swaps": {name(p): [name(c) for c in cells] for p, cells in pick.swaps.items()},
+        "picked": {name[p]: said for p, said in pick.said.items()},
+        "targets": {name[p]: [name[c] for c in cells] for p, cells in pick.targets.items()},
+        "swaps": {name[p]: [name[c] for c in cells] for p, cells in pick.swaps.items()},
         "stock": (None if pick.stock is None
                   else "deal" if pick.stock == table.DEAL else "redeal"),
     }
@@ -85,11 +85,9 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
     ``pending``: the game is kept in memory until the player's first action stores it;
     it is said to be saving (it will be), with no warning.
     """
-    from devilsgrip.web.views import view_dict
-
     about = snap.summary
     return {
-        "view": view_dict(snap.view),
+        "view": snap.view.to_dict(),
         "game": {
             "id": snap.game_id,
             "number": snap.number,
@@ -119,7 +117,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
         "can_redo": snap.can_redo,
         "last_move": snap.last_move.text() if snap.last_move is not None else None,
         "announce": snap.announce,
-        "arrangement": [[table.place_name(m.src), table.place_name(m.dst)]
+        "arrangement": [[table.PLACE_NAMES[m.src], table.PLACE_NAMES[m.dst]]
                         for m in snap.arrangement],
         **_picking(snap),
         "lang": words.lang,
@@ -278,7 +276,10 @@ def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
     if names[0] is None or names[1] is None:
         raise WebError(400, "missing-field", N_("'{field}' is missing"),
                        field="from" if names[0] is None else "to")
-    return table.parse_place(names[0]), table.parse_place(names[1])
+    index = table.PLACE_INDEX  # the names as the page writes them; any other way, read
+    source, target = index.get(names[0]), index.get(names[1])
+    return (table.parse_place(names[0]) if source is None else source,
+            table.parse_place(names[1]) if target is None else target)
 
 
 def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
