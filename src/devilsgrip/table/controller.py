@@ -39,17 +39,23 @@ from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.store import StoreError
 from devilsgrip.table import policy
-from devilsgrip.table.actions import Summary, summary
+from devilsgrip.table.actions import Summary
 from devilsgrip.table.places import STOCK, TALON, Place, move_places
 from devilsgrip.table.words import (
     Event,
     Words,
+    deal_label,
+    rating_label,
+    redeals_label,
+    rules_label,
+    saving_warning,
     say_end,
     say_error,
     say_event,
     say_hint,
     say_picked,
     sentence,
+    status_label,
 )
 
 if TYPE_CHECKING:
@@ -205,6 +211,40 @@ def find_best_line(start: Game, *, time_limit: float = 10.0) -> BestLine:
 
     result = solve(start, time_limit=time_limit)
     return BestLine(result.score, bool(result.proven), tuple(result.moves), start)
+
+
+def deal_best(session: PlaySession, before: int | None) -> int | None:
+    """The deal's best final score: ``before`` (the other games'), and this game's score
+    once its result stands."""
+    if not session.final:
+        return before
+    score = session.game.score
+    return score if before is None else min(before, score)
+
+
+def summary(session: PlaySession, words: Words, best: int | None,
+            view: View | None = None) -> Summary:
+    """The summary of ``session`` (``best``: the other games' best on this deal, looked up
+    once by the caller; ``view``: the session's view, when the caller has it)."""
+    game = session.game
+    before = best
+    status = session.result or session.status
+    return Summary(
+        deal=deal_label(game, words),
+        rules=rules_label(game.rules, words),
+        status=status_label(status, words),
+        rating=rating_label(game.rating.value, words),
+        score=game.score,
+        moves=game.moves_played,
+        redeals=redeals_label(game, words),
+        best=deal_best(session, before),
+        new_best=session.final and before is not None and game.score < before,
+        best_before=before,
+        end=say_end(session, words, view),
+        warning=saving_warning(session, words),
+        leave_asks=session.leave_asks,
+        final=session.final,
+    )
 
 
 @dataclass
