@@ -141,7 +141,7 @@ class View:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (card codes and move texts)."""
         return {
-            "rules": str(self.rules),
+            "rules": self.rules.text,
             "grid": [[CARD_CODES[c] for c in pile] for pile in self.grid],
             "talon": [CARD_CODES[c] for c in self.talon],
             "stock": self.stock_count,

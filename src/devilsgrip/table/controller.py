@@ -280,7 +280,7 @@ class Table:
         won = view.won
         return Snapshot(
             view=view, summary=about, game_id=session.game_id, number=game.number,
-            rules=str(game.rules), saving=session.saving, started=session.started,
+            rules=game.rules.text, saving=session.saving, started=session.started,
             elapsed=round(session.elapsed(), 1), clock_running=session.clock_running,
             can_undo=session.can_undo, can_redo=session.can_redo, last_move=self.last_move,
             announce=" ".join(s for s in (told, end) if s),

@@ -343,7 +343,7 @@ def preset_label(name: str, words: Words) -> str:
 
 def rules_label(rules: Rules | str, words: Words) -> str:
     """``Classic``, ``Single pass``, or ``Classic (draw=1)`` for rules beyond a preset."""
-    text = str(Rules.parse(rules))
+    text = (rules if isinstance(rules, Rules) else Rules.parse(rules)).text
     head, _sep, rest = text.partition(",")
     label = preset_label(head, words)
     return f"{label} ({rest.replace(',', ', ')})" if rest else label
