@@ -330,9 +330,8 @@ class Table:
             out.add("redeal")
         if session.can_redo:
             out.add("redo")
-        out.add("hint")
-        if policy.give_up_refusal(session) is None:
-            out.add("give_up")
+        # neither final nor over (so not won): what give_up_refusal refuses cannot be here
+        out |= {"hint", "give_up"}
         return frozenset(out)
 
     def leave_warning(self) -> str | None:
