@@ -411,10 +411,10 @@ class Game:
     def reason(self, move: Move) -> IllegalMoveError | None:
         """None if ``move`` is legal here, else the error that says why not."""
         k = move.kind
-        text = move.text()
         stock, talon, grid = self.stock, self.talon, self.grid
 
         def err(code: str, message: str, **params: Any) -> IllegalMoveError:
+            text = move.text()  # written out only for a refusal
             return IllegalMoveError(code, f"{text}: {message}", move=text, **params)
 
         if self.given_up:
@@ -437,7 +437,8 @@ class Game:
             return None
         if k == _SWAP:
             if move.src == move.dst:
-                return err(codes.MOVE_SAME_CELL, "a swap needs two different cells", text=text)
+                return err(codes.MOVE_SAME_CELL, "a swap needs two different cells",
+                           text=move.text())
             if not grid[move.src] and not grid[move.dst]:
                 return err(codes.SWAP_BOTH_EMPTY, "both cells are empty", a=CELL_NAMES[move.src],
                            b=CELL_NAMES[move.dst])

@@ -318,14 +318,25 @@ others write J, Q, K).  The notation keeps its codes (``QH``) in every language.
 def card_symbol(card: int, lang: str | None = None) -> str:
     """The card as the screens show it: rank and suit symbol in the player's language
     (``"10♠"``, ``"Q♥"``; ``"D♥"`` in French and Hungarian)."""
-    from devilsgrip.cards import RANK_OF
+    code = _lang(lang)
+    symbols = _CARD_SYMBOLS.get(code)
+    if symbols is None:
+        symbols = _CARD_SYMBOLS[code] = _card_symbols(code)
+    return symbols[card]
+
+
+def _card_symbols(code: str) -> tuple[str, ...]:
+    """Every card's symbol in language ``code``, by card (made once per language)."""
+    from devilsgrip.cards import N_CARDS, RANK_OF
     from devilsgrip.cards import card_symbol as plain
 
-    rank = RANK_OF[card]
-    letters = RANK_LETTERS.get(_lang(lang))
-    if letters is None or rank < 11:
-        return plain(card)
-    return letters[rank - 11] + plain(card)[-1]
+    letters = RANK_LETTERS.get(code)
+    return tuple(plain(card) if letters is None or RANK_OF[card] < 11
+                 else letters[RANK_OF[card] - 11] + plain(card)[-1]
+                 for card in range(N_CARDS))
+
+
+_CARD_SYMBOLS: dict[str, tuple[str, ...]] = {}
 
 
 def _lang(lang: str | None) -> str:

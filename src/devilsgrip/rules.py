@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from devilsgrip import codes
@@ -27,6 +27,15 @@ OPTION_NAMES: Final = ("draw", "redeals", "move_unit", "fill_from_talon")
 """The options a rules text may set, in the order they are written."""
 
 
+_PRESET_OPTIONS: Final[dict[str, tuple[int, int | None, MoveUnit, bool]]] = {
+    "classic": (3, None, "run", True),
+    "single-pass": (3, 0, "run", True),
+    "literal": (3, 0, "card", False),
+}
+"""The presets' options, in the order of :data:`OPTION_NAMES` (:data:`PRESETS` are made of
+them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The options in force.  ``redeals=None`` means unlimited."""
@@ -35,6 +44,11 @@ class Rules:
     redeals: int | None = None
     move_unit: MoveUnit = "run"
     fill_from_talon: bool = True
+    text: str = field(default="", init=False, compare=False, hash=False, repr=False)
+    """The canonical text (what ``str`` gives), written once when the rules are made."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self._canonical_text())
 
     @classmethod
     def parse(cls, text: str | Rules) -> Rules:
@@ -143,10 +157,14 @@ class Rules:
         return str(value)
 
     def __str__(self) -> str:
+        return self.text
+
+    def _canonical_text(self) -> str:
         """Canonical text: the preset that needs fewest overrides, then the overrides."""
         best: tuple[int, str] | None = None
-        for name, rules in PRESETS.items():
-            diffs = [n for n in OPTION_NAMES if getattr(rules, n) != getattr(self, n)]
+        for name, options in _PRESET_OPTIONS.items():
+            diffs = [n for n, v in zip(OPTION_NAMES, options, strict=True)
+                     if v != getattr(self, n)]
             text = ",".join([name, *(f"{n}={self.option_text(n)}" for n in diffs)])
             if best is None or len(diffs) < best[0]:
                 best = (len(diffs), text)
@@ -158,9 +176,7 @@ class Rules:
 
 
 PRESETS: Final[dict[str, Rules]] = {
-    "classic": Rules(draw=3, redeals=None, move_unit="run", fill_from_talon=True),
-    "single-pass": Rules(draw=3, redeals=0, move_unit="run", fill_from_talon=True),
-    "literal": Rules(draw=3, redeals=0, move_unit="card", fill_from_talon=False),
+    name: Rules(*options) for name, options in _PRESET_OPTIONS.items()
 }
 """The named rules: ``classic``, ``single-pass`` and ``literal``."""
 

@@ -890,6 +890,7 @@ class Store:
         final: bool | None = None,
         play_seconds: float | None = None,
         seen: int | None = None,
+        status: Status | None = None,
     ) -> int:
         """Append one event and the game's new state, in one committed transaction.
 
@@ -897,31 +898,38 @@ class Store:
         up).  ``play_seconds``: the clock.  ``seen``: the number of events
         the writer has read or written; when another writer added events
         since, nothing is written and :class:`StoreError`
-        ``store-game-changed`` is raised.  Returns the number of the event.
+        ``store-game-changed`` is raised.  ``status``: the game's status when the
+        writer has it already (default: asked of the game).  Returns the number
+        of the event.
         """
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
         when = now_text()
-        status = game.status.value
+        state = (game.status if status is None else status).value
         if final is None:
-            final = status in (Status.WON.value, Status.GIVEN_UP.value)
+            final = state in (Status.WON.value, Status.GIVEN_UP.value)
         with self._write() as con:
-            last = int(con.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()[0])
-            if seen is not None and last != seen:
+            if seen is None:
+                seen = int(con.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()[0])
+            seq = seen + 1
+            # written only when event ``seen`` is still the last: the check and the insert
+            # are one statement
+            added = con.execute(
+                "INSERT INTO events (game_id, seq, kind, move, at) SELECT ?, ?, ?, ?, ? "
+                "WHERE NOT EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq >= ?)"
+                " AND (? = 0 OR EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq = ?))",
+                (game_id, seq, kind, move, when, game_id, seq, seen, game_id, seen),
+            ).rowcount
+            if added != 1:
                 raise _error(codes.STORE_GAME_CHANGED, self.path, game_id=game_id)
-            seq = last + 1
-            con.execute(
-                "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, kind, move, when),
-            )
             con.execute(
                 "UPDATE games SET status = ?, score = ?, moves = ?, updated = ?, "
                 "hints = hints + ?, final = ?, play_seconds = COALESCE(?, play_seconds), "
                 "ended = CASE WHEN ? THEN COALESCE(ended, ?) ELSE NULL END "
                 "WHERE id = ?",
-                (status, game.score, game.moves_played, when, int(kind == "hint"), int(final),
+                (state, game.score, game.moves_played, when, int(kind == "hint"), int(final),
                  play_seconds, int(final), when, game_id),
             )
         return seq

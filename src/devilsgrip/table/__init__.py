@@ -55,9 +55,6 @@ from devilsgrip.table.actions import (
     redo as redo,
 )
 from devilsgrip.table.actions import (
-    summary as summary,
-)
-from devilsgrip.table.actions import (
     undo as undo,
 )
 from devilsgrip.table.guide import (
@@ -74,6 +71,12 @@ from devilsgrip.table.history import (
 )
 from devilsgrip.table.history import (
     history_entry as history_entry,
+)
+from devilsgrip.table.places import (
+    PLACE_INDEX as PLACE_INDEX,
+)
+from devilsgrip.table.places import (
+    PLACE_NAMES as PLACE_NAMES,
 )
 from devilsgrip.table.places import (
     PLACES as PLACES,

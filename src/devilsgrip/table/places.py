@@ -39,12 +39,15 @@ def place_name(place: Place) -> str:
     return "stock" if place == STOCK else "talon"
 
 
-_PLACE_INDEX: Final = {place_name(p): p for p in PLACES}
+PLACE_NAMES: Final = tuple(place_name(p) for p in PLACES)
+"""Each place's name (:func:`place_name`), by place."""
+PLACE_INDEX: Final = {name: p for p, name in enumerate(PLACE_NAMES)}
+"""Each place by its name as written (:func:`parse_place` reads any other way of writing it)."""
 
 
 def parse_place(text: str) -> Place:
     """The place named ``a1`` .. ``h3``, ``stock`` or ``talon``; raises :class:`MoveError`."""
-    place = _PLACE_INDEX.get(str(text).strip().lower())
+    place = PLACE_INDEX.get(str(text).strip().lower())
     if place is None:
         raise MoveError(codes.PLACE_UNKNOWN, f"unknown place '{str(text)[:20]}' (a1 .. h3, stock, "
                         "talon)", place=str(text)[:20])

@@ -43,6 +43,7 @@ from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_fie
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.responses import WebError, shown
+from devilsgrip.web.views import view_dict
 
 HINT_PATIENCE: Final = 6.0
 """How many times its time limit the server waits for a hint before it gives up: the
@@ -64,24 +65,17 @@ def _rating_line(snap: Snapshot, words: Tr) -> str:
     return words.gettext(N_("Rating: {rating}")).format(rating=snap.summary.rating)
 
 
-def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
+def _picking(snap: Snapshot) -> dict[str, Any]:
     """What the page needs so that it decides nothing itself: what picking up each place
     means (in words, the cells it builds on, the empty cells a drop swaps with), and what
     a click on the stock plays."""
-    session, game = controller.session, controller.game
-    places = [p for p in table.PLACES
-              if p != table.STOCK and table.pick_up_refusal(game, p) is None]
-    empty = [c for c in range(len(game.grid)) if not game.grid[c]]
-    stock_move = table.stock_move(game)
+    name, pick = table.PLACE_NAMES, snap.picking
     return {
-        "picked": {table.place_name(p): table.say_picked(game, p, words) for p in places},
-        "targets": {table.place_name(p): [table.place_name(c) for c in table.targets(game, p)]
-                    for p in places},
-        "swaps": {table.place_name(p): [table.place_name(c) for c in empty
-                                        if c != p and table.drop_refusal(session, p, c) is None]
-                  for p in places},
-        "stock": (None if table.move_refusal(session, stock_move) is not None
-                  else "deal" if stock_move == table.DEAL else "redeal"),
+        "picked": {name[p]: said for p, said in pick.said.items()},
+        "targets": {name[p]: [name[c] for c in cells] for p, cells in pick.targets.items()},
+        "swaps": {name[p]: [name[c] for c in cells] for p, cells in pick.swaps.items()},
+        "stock": (None if pick.stock is None
+                  else "deal" if pick.stock == table.DEAL else "redeal"),
     }
 
 
@@ -92,8 +86,6 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
     ``pending``: the game is kept in memory until the player's first action stores it;
     it is said to be saving (it will be), with no warning.
     """
-    from devilsgrip.web.views import view_dict
-
     about = snap.summary
     return {
         "view": view_dict(snap.view),
@@ -126,9 +118,9 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
         "can_redo": snap.can_redo,
         "last_move": snap.last_move.text() if snap.last_move is not None else None,
         "announce": snap.announce,
-        "arrangement": [[table.place_name(m.src), table.place_name(m.dst)]
+        "arrangement": [[table.PLACE_NAMES[m.src], table.PLACE_NAMES[m.dst]]
                         for m in snap.arrangement],
-        **_picking(controller, snap, words),
+        **_picking(snap),
         "lang": words.lang,
     }
 
@@ -285,7 +277,10 @@ def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
     if names[0] is None or names[1] is None:
         raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"),
                        field="from" if names[0] is None else "to")
-    return table.parse_place(names[0]), table.parse_place(names[1])
+    index = table.PLACE_INDEX  # the names as the page writes them; any other way, read
+    source, target = index.get(names[0]), index.get(names[1])
+    return (table.parse_place(names[0]) if source is None else source,
+            table.parse_place(names[1]) if target is None else target)
 
 
 def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -456,7 +451,6 @@ def best_line_doc(start: Game, *, time_limit: float) -> dict[str, Any]:
 def solution_doc(start: Game, moves: tuple[Move, ...], score: int,
                  proven: bool) -> dict[str, Any]:
     """The line as the API sends it: its moves and the view of every position on it."""
-    from devilsgrip.web.views import view_dict
 
     game = start.copy()
     positions = [view_dict(game.view())]

@@ -12,7 +12,7 @@ def view_dict(view: View) -> dict[str, Any]:
     """``view`` as JSON-ready data (card codes and move texts); it never contains the
     order of unseen stock cards."""
     return {
-        "rules": str(view.rules),
+        "rules": view.rules.text,
         "grid": [[CARD_CODES[c] for c in pile] for pile in view.grid],
         "talon": [CARD_CODES[c] for c in view.talon],
         "stock": view.stock_count,
