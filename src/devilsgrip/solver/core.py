@@ -77,7 +77,7 @@ def _configure(module: ModuleType) -> None:
     import time
 
     from devilsgrip.solver.bounds import bases_unmatched
-    from devilsgrip.solver.search import PhaseEnd, TimeUp
+    from devilsgrip.solver.limits import PhaseEnd, TimeUp
 
     module.configure(TimeUp, PhaseEnd, bases_unmatched, time.perf_counter)
 
