@@ -14,8 +14,6 @@ from __future__ import annotations
 import concurrent.futures
 import time
 from collections import OrderedDict
-from concurrent.futures import Future
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from devilsgrip import table
@@ -29,6 +27,7 @@ from devilsgrip.table.controller import Table
 from devilsgrip.web.bodies import only_keys
 from devilsgrip.web.browsers import Browser, WebState
 from devilsgrip.web.calls import Call
+from devilsgrip.web.jobs import ReviewJob
 from devilsgrip.web.responses import WebError
 from devilsgrip.web.views import view_dict
 
@@ -42,42 +41,6 @@ REVIEWS_KEPT: Final = 4
 HISTORY_LIMIT: Final = 200
 """Finished games the history lists at most, the latest first."""
 MAX_GAME_ID: Final = 2**62
-
-
-@dataclass
-class ReviewJob:
-    """One review in the making (or made) for a browser: its progress and its answers."""
-
-    game_id: int | None
-    """The stored game's id; None for a game that is not saved (no store)."""
-    session: PlaySession
-    limit: float
-    began: float = field(default_factory=time.monotonic)
-    done: int = 0
-    total: int = 0
-    known: list[tuple[int, bool] | None] = field(default_factory=list)
-    """The values found so far (the first results, shown while the review runs)."""
-    task: Future[Review] | None = None
-    docs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """The finished answer in each language asked for."""
-
-    def progress(self, done: int, total: int) -> None:
-        """Called from the worker thread as the review goes on."""
-        self.done, self.total = done, total
-
-    def sketch(self, known: list[tuple[int, bool] | None]) -> None:
-        """Called from the worker thread with the values found so far."""
-        self.known = known
-
-    def running(self) -> dict[str, Any]:
-        elapsed = time.monotonic() - self.began
-        return {
-            "status": "running", "id": self.game_id, "done": self.done, "total": self.total,
-            "elapsed": round(elapsed, 1), "limit": self.limit,
-            "share": round(table.review_share(self.done, self.total, elapsed, self.limit), 3),
-            "known": [None if k is None else {"best": k[0], "proven": k[1]}
-                      for k in self.known],
-        }
 
 
 def jobs(browser: Browser) -> OrderedDict[int | None, ReviewJob]:
