@@ -155,6 +155,17 @@ def review_session(
     return review
 
 
+def review_record(game: Game, *, time_limit: float = 10.0,
+                  progress: Callable[[int, int], None] | None = None) -> Review:
+    """The review of a game that is not stored (read from its record): refused while it is
+    in play (``game-live``: a review shows the stock)."""
+    from devilsgrip.review import review_game
+
+    if not (game.is_over() or game.given_up or game.is_won()):
+        raise IllegalMoveError("game-live", "this game is still being played")
+    return review_game(game, time_limit=time_limit, progress=progress)
+
+
 REVIEW_SHARE_BEFORE_END: Final = 0.98
 """The most a running review's progress shows: full only once it has ended."""
 

@@ -1,0 +1,34 @@
+"""The player's stored games as the commands reach them: the store opened, a finished game
+found, and a stored game taken up again under its controller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from devilsgrip.session import PlaySession
+from devilsgrip.store import GameInfo, Store
+from devilsgrip.table.controller import Table
+from devilsgrip.table.words import Event, Words
+
+__all__ = ["GameInfo", "Store", "last_finished", "open_store", "stored_table"]
+
+
+def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+    """The store at ``path`` (``--db``, else ``$DEVILSGRIP_DB``, else the player's data
+    folder); with ``create`` False a missing one is refused, nothing made.  Raises
+    :class:`~devilsgrip.store.StoreError` (a :class:`~devilsgrip.errors.DevilsGripError`)."""
+    return Store.open(path, create=create)
+
+
+def last_finished(store: Store) -> GameInfo | None:
+    """The stored game that ended last (None: no game has ended)."""
+    finished = store.games(finished=True)
+    if not finished:
+        return None
+    return max(finished, key=lambda g: (g.ended or "", g.id))
+
+
+def stored_table(store: Store, game_id: int, words: Words | None = None) -> Table:
+    """The controller of the stored game ``game_id``, taken up again where it was left
+    (StoreError ``store-no-game`` when there is none)."""
+    return Table(PlaySession.resume(store, game_id), words or Words(), Event("resume"))
