@@ -54,11 +54,11 @@ from devilsgrip.table.words import (
 
 if TYPE_CHECKING:
     from devilsgrip.review import Review
-    from devilsgrip.solver import Hint
+    from devilsgrip.solver import Hint as Hint
     from devilsgrip.table.daily import DailyCalendar
 
 __all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Refusal", "Snapshot",
-           "Table", "find_best_line"]
+           "Table", "find_best_line", "search_hint"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
                   "new_game", "restart", "share")
@@ -157,6 +157,15 @@ def find_best_line(start: Game, *, time_limit: float = 10.0) -> BestLine:
 
     result = solve(start, time_limit=time_limit)
     return BestLine(result.score, bool(result.proven), tuple(result.moves), start)
+
+
+def search_hint(job: HintJob, *, time_limit: float = 1.0) -> Hint | None:
+    """The honest player's move for the game of ``job`` (the stock's order unread); a plain
+    function of plain values, run apart from the player's game, in a screen's worker thread
+    or a server's solver threads.  :meth:`Table.hint_found` tells it."""
+    from devilsgrip.solver import hint
+
+    return hint(job.game.copy(), time_limit=time_limit)
 
 
 @dataclass
@@ -501,10 +510,8 @@ class Table:
 
     def hint(self, *, time_limit: float = 1.0) -> HintFound:
         """A hint for the game as it stands (an honest one: the stock's order unread)."""
-        from devilsgrip.solver import hint as find_hint
-
         job = self.hint_job()
-        return self.hint_found(job, find_hint(job.game.copy(), time_limit=time_limit))
+        return self.hint_found(job, search_hint(job, time_limit=time_limit))
 
     def best_line_start(self) -> tuple[object, Game]:
         """Make the game final (it has ended; refused with ``game-live`` while in play) and
