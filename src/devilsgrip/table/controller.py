@@ -53,7 +53,7 @@ from devilsgrip.table.words import (
 )
 
 if TYPE_CHECKING:
-    from devilsgrip.review import Review
+    from devilsgrip.review import Review as Review
     from devilsgrip.solver import Hint as Hint
     from devilsgrip.table.daily import DailyCalendar
 
@@ -562,6 +562,21 @@ class Table:
         self.review_start()
         return review_session(self.session, time_limit=time_limit, progress=progress,
                               sketch=sketch)
+
+    def kept_review(self) -> Review | None:
+        """The review kept in the store for this game (None: it has none yet; a review is
+        kept once the game is final); refused with ``game-live`` while the game is in play.
+        Nothing changes."""
+        from devilsgrip.table.reviews import kept_review
+
+        with self.lock:
+            problem = policy.review_refusal(self.session)
+            if problem is not None:
+                raise self.refusal(problem)
+            try:
+                return kept_review(self.session)
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
 
     def end_text(self) -> str:
         """How the game stands when it has ended or is over (empty while in play)."""

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from devilsgrip.errors import IllegalMoveError
 from devilsgrip.session import PlaySession
 from devilsgrip.store import GameInfo, Store
 from devilsgrip.table.controller import Table
 from devilsgrip.table.words import Event, Words
 
-__all__ = ["GameInfo", "Store", "last_finished", "open_store", "stored_table"]
+__all__ = ["GameInfo", "Store", "finished_table", "last_finished", "open_store",
+           "stored_table"]
 
 
 def open_store(path: Path | str | None, *, create: bool = True) -> Store:
@@ -32,3 +34,14 @@ def stored_table(store: Store, game_id: int, words: Words | None = None) -> Tabl
     """The controller of the stored game ``game_id``, taken up again where it was left
     (StoreError ``store-no-game`` when there is none)."""
     return Table(PlaySession.resume(store, game_id), words or Words(), Event("resume"))
+
+
+def finished_table(store: Store, owner: str, game_id: int, words: Words) -> Table | None:
+    """The controller of ``owner``'s finished stored game ``game_id`` (None: there is no
+    such game among that owner's games); refused with ``game-live`` while it is in play."""
+    info = store.game_info(game_id)
+    if info is None or info.owner != owner:
+        return None
+    if not info.final:
+        raise IllegalMoveError("game-live", "this game is still being played")
+    return stored_table(store, game_id, words)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from devilsgrip import table
-from devilsgrip.review import Review
-from devilsgrip.session import PlaySession
+from devilsgrip.game import Game
+
+if TYPE_CHECKING:
+    from devilsgrip.table.controller import Review
 
 
 @dataclass
@@ -18,7 +20,8 @@ class ReviewJob:
 
     game_id: int | None
     """The stored game's id; None for a game that is not saved (no store)."""
-    session: PlaySession
+    game: Game
+    """The game reviewed (final: it no longer changes)."""
     limit: float
     began: float = field(default_factory=time.monotonic)
     done: int = 0
