@@ -7,11 +7,11 @@ from pathlib import Path
 
 from devilsgrip.errors import IllegalMoveError
 from devilsgrip.session import PlaySession
-from devilsgrip.store import GameInfo, Store
+from devilsgrip.store import GameInfo, Store, StoreError
 from devilsgrip.table.controller import Table
 from devilsgrip.table.words import Event, Words
 
-__all__ = ["GameInfo", "Store", "finished_table", "last_finished", "open_store",
+__all__ = ["GameInfo", "Store", "StoreError", "finished_table", "last_finished", "open_store",
            "stored_table"]
 
 
