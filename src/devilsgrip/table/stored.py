@@ -3,16 +3,22 @@ found, and a stored game taken up again under its controller."""
 
 from __future__ import annotations
 
+import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 
-from devilsgrip.errors import IllegalMoveError
+from devilsgrip.errors import DevilsGripError, IllegalMoveError
 from devilsgrip.session import PlaySession
-from devilsgrip.store import GameInfo, Store, StoreError
+from devilsgrip.session import open_store as _open_or_why
+from devilsgrip.store import GameInfo, Stats, Store, StoreError, parse_time
 from devilsgrip.table.controller import Table
 from devilsgrip.table.words import Event, Words
 
-__all__ = ["GameInfo", "Store", "StoreError", "finished_table", "last_finished", "open_store",
+__all__ = ["GameInfo", "Player", "Stats", "Store", "StoreError", "finished_table",
+           "last_finished", "open_for_play", "open_store", "parse_time", "prepare_searches",
            "stored_table"]
+"""The store's plain data a screen shows (GameInfo, Stats, the times it writes) and its
+error, beside the controller's doors to the stored games."""
 
 
 def open_store(path: Path | str | None, *, create: bool = True) -> Store:
@@ -45,3 +51,68 @@ def finished_table(store: Store, owner: str, game_id: int, words: Words) -> Tabl
     if not info.final:
         raise IllegalMoveError("game-live", "this game is still being played")
     return stored_table(store, game_id, words)
+
+
+def open_for_play(path: Path | str | None) -> tuple[Store | None, StoreError | None]:
+    """The store to play with, or None and why (never raises: the games then run unsaved,
+    and the screen says why)."""
+    return _open_or_why(path)
+
+
+def prepare_searches() -> None:
+    """What a screen that takes over the program's standard streams calls first: the
+    searches a review runs in a process beside need them (see the solver's portfolio)."""
+    from devilsgrip.solver.portfolio import prepare_beside
+
+    prepare_beside()
+
+
+@dataclass
+class Player:
+    """One player's games and settings, as a screen reaches them: ``store`` is None when
+    there is no usable database (``store_error`` then says why, if known) and the games
+    still run, unsaved."""
+
+    store: Store | None
+    owner: str = "local"
+    store_error: StoreError | None = None
+
+    def settings(self) -> dict[str, str]:
+        """The player's saved settings (none when they cannot be read)."""
+        if self.store is None:
+            return {}
+        try:
+            return self.store.settings(self.owner)
+        except DevilsGripError:
+            return {}
+
+    def set_setting(self, key: str, text: str) -> None:
+        """Remember a setting (a store that fails keeps it for this run only)."""
+        if self.store is not None:
+            with contextlib.suppress(DevilsGripError):
+                self.store.set_setting(self.owner, key, text)
+
+    def unfinished(self) -> list[GameInfo]:
+        """The player's games still in play, newest first (raises the store's error)."""
+        return [] if self.store is None else self.store.unfinished_games(owner=self.owner)
+
+    def stats(self, rules: str | None) -> Stats | None:
+        """The player's statistics for ``rules`` (None: no store; raises the store's
+        error)."""
+        return None if self.store is None else self.store.stats(rules=rules, owner=self.owner)
+
+    def start(self, words: Words, *, number: int | None = None, deck: str | None = None,
+              rules: str = "classic") -> Table:
+        """The controller of a new game (a random numbered deal unless ``number`` or
+        ``deck``)."""
+        session = PlaySession.start(self.store, number=number, deck=deck, rules=rules,
+                                    owner=self.owner, store_error=self.store_error)
+        return Table(session, words)
+
+    def resume(self, game_id: int, words: Words) -> Table:
+        """The controller of the stored game ``game_id``, its clock running again (raises
+        the store's error when it cannot be taken up)."""
+        assert self.store is not None, "a stored game needs the store"
+        controller = Table(PlaySession.resume(self.store, game_id), words)
+        controller.resume_clock()
+        return controller
