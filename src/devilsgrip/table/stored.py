@@ -10,12 +10,23 @@ from pathlib import Path
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
 from devilsgrip.session import PlaySession
 from devilsgrip.session import open_store as _open_or_why
-from devilsgrip.store import GameInfo, Stats, Store, StoreError, parse_time
+from devilsgrip.store import (
+    GameInfo,
+    Stats,
+    Store,
+    StoreError,
+    default_path,
+    import_records,
+    parse_time,
+    split_records,
+    store_error_text,
+)
 from devilsgrip.table.controller import Table
 from devilsgrip.table.words import Event, Words
 
 __all__ = ["GameInfo", "Player", "Stats", "Store", "StoreError", "finished_table",
-           "last_finished", "open_for_play", "open_store", "parse_time", "prepare_searches",
+           "import_records", "last_finished", "open_existing", "open_for_play", "open_store",
+           "parse_time", "prepare_searches", "split_records", "store_error_text",
            "stored_table"]
 """The store's plain data a screen shows (GameInfo, Stats, the times it writes) and its
 error, beside the controller's doors to the stored games."""
@@ -26,6 +37,14 @@ def open_store(path: Path | str | None, *, create: bool = True) -> Store:
     folder); with ``create`` False a missing one is refused, nothing made.  Raises
     :class:`~devilsgrip.store.StoreError` (a :class:`~devilsgrip.errors.DevilsGripError`)."""
     return Store.open(path, create=create)
+
+
+def open_existing(path: Path | str | None) -> Store | None:
+    """The store at ``path``, or the player's own when it exists (None: there is none, and
+    none is made: a command that only shows the player's results opens it)."""
+    if path is None and not default_path().exists():
+        return None
+    return Store.open(path)
 
 
 def last_finished(store: Store) -> GameInfo | None:
