@@ -1,5 +1,8 @@
-"""The player's stored games as the commands reach them: the store opened, a finished game
-found, and a stored game taken up again under its controller."""
+"""The player's stored games as the screens and the commands reach them: the store opened,
+a player's games started and resumed (a :class:`~devilsgrip.table.controller.Table` each),
+a finished game found and taken up again under its controller; and the store's plain
+data a screen shows (GameInfo, Stats, the times it writes), its error and its import of
+records."""
 
 from __future__ import annotations
 
@@ -28,8 +31,6 @@ __all__ = ["GameInfo", "Player", "Stats", "Store", "StoreError", "finished_table
            "import_records", "last_finished", "open_existing", "open_for_play", "open_store",
            "parse_time", "prepare_searches", "split_records", "store_error_text",
            "stored_table"]
-"""The store's plain data a screen shows (GameInfo, Stats, the times it writes) and its
-error, beside the controller's doors to the stored games."""
 
 
 def open_store(path: Path | str | None, *, create: bool = True) -> Store:
