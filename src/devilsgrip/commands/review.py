@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from devilsgrip import codes
 from devilsgrip.cli_support import fail, seconds, whole_number
 from devilsgrip.commands import add_game_options, db_path, read_record
 from devilsgrip.errors import DevilsGripError
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
             review = _with_progress(args, lambda progress: table.review_record(
                 game, time_limit=args.time_limit, progress=progress))
         except DevilsGripError as exc:
-            if exc.code != "game-live":
+            if exc.code != codes.GAME_LIVE:
                 raise
             fail(_("the game of this record is still in play: only a finished game is "
                    "reviewed"))
@@ -154,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 controller.review_start()  # its stock is shown now: the game's result stands
             except Refusal as refusal:
-                if refusal.code != "game-live":
+                if refusal.code != codes.GAME_LIVE:
                     fail(refusal.text)
                 fail(_("game {game_id} is still being played: only a finished game is "
                        "reviewed").format(game_id=game_id))

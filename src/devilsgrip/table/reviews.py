@@ -18,6 +18,7 @@ from devilsgrip.session import PlaySession
 
 if TYPE_CHECKING:
     from devilsgrip.review import Review
+from devilsgrip import codes
 from devilsgrip.table.places import Place, move_arrow
 from devilsgrip.table.words import Words, _move_words, sentence
 
@@ -140,7 +141,7 @@ def review_session(
 
     game = session.game
     if not (session.final or game.is_over()):
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     session.make_final()
     store, game_id = session.store, session.game_id
     with contextlib.suppress(DevilsGripError):
@@ -173,7 +174,7 @@ def review_record(game: Game, *, time_limit: float = 10.0,
     from devilsgrip.review import review_game
 
     if not (game.is_over() or game.given_up or game.is_won()):
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     return review_game(game, time_limit=time_limit, progress=progress)
 
 

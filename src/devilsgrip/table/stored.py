@@ -10,6 +10,7 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
 from devilsgrip.session import PlaySession
 from devilsgrip.session import open_store as _open_or_why
@@ -69,7 +70,7 @@ def finished_table(store: Store, owner: str, game_id: int, words: Words) -> Tabl
     if info is None or info.owner != owner:
         return None
     if not info.final:
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     return stored_table(store, game_id, words)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from devilsgrip import codes
 from devilsgrip.i18n import N_
 from devilsgrip.web.bodies import MAX_BODY
 from devilsgrip.web.browsers import COOKIE_MAX_AGE, COOKIE_NAME, TOKEN_RE
@@ -43,10 +44,10 @@ async def read_body(request: Request) -> bytes:
         async for chunk in request.stream():
             size += len(chunk)
             if size > MAX_BODY:
-                raise WebError(413, "body-too-large",
+                raise WebError(413, codes.BODY_TOO_LARGE,
                                N_("the request is too large (at most {limit} bytes)"),
                                limit=MAX_BODY)
             chunks.append(chunk)
     except ClientDisconnect as exc:  # the page went away (a tab closed) while sending
-        raise WebError(400, "client-gone", N_("the request ended before its body")) from exc
+        raise WebError(400, codes.CLIENT_GONE, N_("the request ended before its body")) from exc
     return b"".join(chunks)
