@@ -40,8 +40,8 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.daily import DailyError, parse_day
     from devilsgrip.rules import Rules
-    from devilsgrip.store import Store, StoreError, default_path, store_error_text
     from devilsgrip.table.daily import daily_calendar
+    from devilsgrip.table.stored import StoreError, open_existing, store_error_text
     from devilsgrip.table.words import Words, rules_label
 
     try:
@@ -53,13 +53,11 @@ def run(args: argparse.Namespace) -> int:
         fail(_("bad date '{date}': write it YYYY-MM-DD, e.g. 2026-12-05").format(
             date=shown(args.date)))
     rules = str(Rules.parse(args.rules))
-    path = db_path(args)
     store = None
-    if path is not None or default_path().exists():
-        try:
-            store = Store.open(path)
-        except StoreError as exc:
-            say(f"devilsgrip: {store_error_text(exc)}")
+    try:
+        store = open_existing(db_path(args))
+    except StoreError as exc:
+        say(f"devilsgrip: {store_error_text(exc)}")
     try:
         cal = daily_calendar(store, "local", rules, day)
     except StoreError as exc:

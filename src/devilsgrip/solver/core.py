@@ -77,7 +77,7 @@ _active, _error = _from_environment()
 def _configure(module: ModuleType) -> None:
     import time
 
-    from devilsgrip.solver.search import PhaseEnd, TimeUp
+    from devilsgrip.solver.limits import PhaseEnd, TimeUp
 
     module.configure(TimeUp, PhaseEnd, time.perf_counter)
 

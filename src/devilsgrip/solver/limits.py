@@ -1,4 +1,5 @@
-"""The time limit every thinking entry point takes, checked in one place."""
+"""The time limit every thinking entry point takes, checked in one place, and the signals
+that end a search when its budget is spent."""
 
 from __future__ import annotations
 
@@ -7,6 +8,14 @@ import math
 from devilsgrip import codes
 from devilsgrip.cards import number_text
 from devilsgrip.errors import LimitError
+
+
+class TimeUp(Exception):
+    """The search's time or node budget is spent."""
+
+
+class PhaseEnd(Exception):
+    """An exhaustive turn's node budget is spent: the playouts take their turn."""
 
 
 def check_time_limit(time_limit: float | None, *, none_ok: bool = False) -> None:

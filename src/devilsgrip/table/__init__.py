@@ -154,6 +154,9 @@ from devilsgrip.table.reviews import (
     review_moves_in_words as review_moves_in_words,
 )
 from devilsgrip.table.reviews import (
+    review_record as review_record,
+)
+from devilsgrip.table.reviews import (
     review_rows as review_rows,
 )
 from devilsgrip.table.reviews import (

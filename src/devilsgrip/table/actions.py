@@ -86,17 +86,21 @@ def new_game(
     :meth:`PlaySession.leave` says; the screen asked the player first when
     ``session.leave_asks``.
     """
-    from devilsgrip.session import random_deal_number
-
-    rules = rules if rules is not None else session.game.rules
-    if deck is not None:
-        game = Game(deck=deck, rules=rules)
-    else:
-        game = Game(random_deal_number() if number is None else number, rules=rules)
+    game = deal_game(number, deck, rules if rules is not None else session.game.rules)
     left = session.leave()
     fresh = PlaySession.begin(session.store, game, session.owner, session.store_error,
                               daily=daily)
     return fresh, Event("new", left=left)
+
+
+def deal_game(number: int | None, deck: str | None, rules: Rules | str) -> Game:
+    """The deal a player asks for: ``deck``, else game ``number``, else a random numbered
+    deal (a bad number, deck or rules raises the engine's error)."""
+    from devilsgrip.session import random_deal_number
+
+    if deck is not None:
+        return Game(deck=deck, rules=rules)
+    return Game(random_deal_number() if number is None else number, rules=rules)
 
 
 def play_again(session: PlaySession) -> tuple[PlaySession, Event]:

@@ -60,12 +60,12 @@ from devilsgrip.table.words import (
 )
 
 if TYPE_CHECKING:
-    from devilsgrip.review import Review
-    from devilsgrip.solver import Hint
+    from devilsgrip.review import Review as Review
+    from devilsgrip.solver import Hint as Hint
     from devilsgrip.table.daily import DailyCalendar
 
 __all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Picking", "Refusal",
-           "Snapshot", "Table", "find_best_line", "picking"]
+           "Snapshot", "Table", "find_best_line", "picking", "search_hint"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
                   "new_game", "restart", "share")
@@ -246,6 +246,15 @@ def summary(session: PlaySession, words: Words, best: int | None,
         leave_asks=session.leave_asks,
         final=session.final,
     )
+
+
+def search_hint(job: HintJob, *, time_limit: float = 1.0) -> Hint | None:
+    """The honest player's move for the game of ``job`` (the stock's order unread); a plain
+    function of plain values, run apart from the player's game, in a screen's worker thread
+    or a server's solver threads.  :meth:`Table.hint_found` tells it."""
+    from devilsgrip.solver import hint
+
+    return hint(job.game.copy(), time_limit=time_limit)
 
 
 @dataclass
@@ -592,10 +601,8 @@ class Table:
 
     def hint(self, *, time_limit: float = 1.0) -> HintFound:
         """A hint for the game as it stands (an honest one: the stock's order unread)."""
-        from devilsgrip.solver import hint as find_hint
-
         job = self.hint_job()
-        return self.hint_found(job, find_hint(job.game.copy(), time_limit=time_limit))
+        return self.hint_found(job, search_hint(job, time_limit=time_limit))
 
     def best_line_start(self) -> tuple[object, Game]:
         """Make the game final (it has ended; refused with ``game-live`` while in play) and
@@ -646,6 +653,21 @@ class Table:
         self.review_start()
         return review_session(self.session, time_limit=time_limit, progress=progress,
                               sketch=sketch)
+
+    def kept_review(self) -> Review | None:
+        """The review kept in the store for this game (None: it has none yet; a review is
+        kept once the game is final); refused with ``game-live`` while the game is in play.
+        Nothing changes."""
+        from devilsgrip.table.reviews import kept_review
+
+        with self.lock:
+            problem = policy.review_refusal(self.session)
+            if problem is not None:
+                raise self.refusal(problem)
+            try:
+                return kept_review(self.session)
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
 
     def end_text(self) -> str:
         """How the game stands when it has ended or is over (empty while in play)."""

@@ -37,7 +37,7 @@ from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
-from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line
+from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line, search_hint
 from devilsgrip.web import reviews
 from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
@@ -337,8 +337,6 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
 
 def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A hint, looked for in the solver's pool while the player's moves go on."""
-    from devilsgrip.solver import hint as find_hint
-
     only_keys(call.data, ())
     none: dict[str, Any] = {"move": None, "code": codes.NO_HINT, "cells": [], "places": []}
     try:
@@ -346,7 +344,7 @@ def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     except Refusal as refusal:
         return none | {"text": refusal.text}
     limit = web.options.hint_time
-    future = web.run_solver(partial(find_hint, job.game.copy(), time_limit=limit))
+    future = web.run_solver(partial(search_hint, job, time_limit=limit))
     try:
         result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time

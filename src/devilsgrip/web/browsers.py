@@ -34,7 +34,7 @@ from devilsgrip.table.controller import Table
 from devilsgrip.web.options import ServerOptions
 
 if TYPE_CHECKING:
-    from devilsgrip.web.reviews import ReviewJob
+    from devilsgrip.web.jobs import ReviewJob
 
 T = TypeVar("T")
 
