@@ -189,6 +189,10 @@ def test_restart_and_new(client: TestClient) -> None:
     start = state(client)
     played = post(client, "/api/move", {"move": "d"}).json()
     assert played["game"]["leave_asks"] is True  # the page asks before leaving it
+    # ... with the server's sentence of what leaving does (the page works out nothing)
+    assert start["labels"]["leave"] is None
+    assert played["labels"]["leave"] == (
+        f"It then counts as given up, with score {played['view']['score']}.")
     restarted = post(client, "/api/restart").json()  # ... and the API always proceeds
     assert restarted["view"] == start["view"] and restarted["view"]["moves"] == 0
     assert restarted["can_redo"] is False and restarted["can_undo"] is False
@@ -331,6 +335,8 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     over = state(client)
     assert over["can_undo"] is True and over["game"]["final"] is False
     assert client.get("/api/stats").json()["played"] == 0  # over but open: not counted yet
+    assert over["labels"]["leave"] == (  # leaving it would end it as over, not given up
+        f"It then counts as over, with score {over['view']['score']}.")
     r = client.post("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
@@ -338,7 +344,7 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     assert solution["positions"][-1]["score"] == solution["score"]
     after = state(client)
     assert after["view"] == over["view"] and after["game"]["final"] is True
-    assert after["can_undo"] is False
+    assert after["can_undo"] is False and after["labels"]["leave"] is None
     # the line is known now: the game cannot be reopened to play it
     assert assert_refused(post(client, "/api/undo"), 409)["error"] == "game-finished"
     stats = client.get("/api/stats").json()

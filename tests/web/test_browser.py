@@ -290,7 +290,8 @@ def test_leaving_a_game_with_moves_asks_first(open_page: Callable[..., Page]) ->
     page.click("#btn-new")
     page.locator("#new-random").click()
     page.locator("#dlg-confirm").wait_for(state="visible")
-    assert "given up" in (page.locator("#confirm-text").text_content() or "")
+    asked = page.locator("#confirm-text").text_content() or ""
+    assert "given up" in asked and asked == state(page)["labels"]["leave"]
     page.locator("#dlg-confirm button.close").click()  # no: the game goes on
     ready(page)
     assert state(page)["game"]["id"] == first["game"]["id"]

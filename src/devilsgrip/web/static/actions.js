@@ -256,17 +256,15 @@ function simple(path, options = {}) {
 export const undo = () => (app.state && app.state.can_undo ? simple("/api/undo") : null);
 export const redo = () => (app.state && app.state.can_redo ? simple("/api/redo") : null);
 
-// Leaving a game that has moves ends it (as given up, or as over): the server
-// says when that needs asking (game.leave_asks), the page asks.
+// Leaving a game that has moves ends it (as given up, or as over): the server says
+// what leaving does, in the sentence to ask with (labels.leave; none: no need to ask).
 function leaveThen(action, ask = true) {
-  const st = app.state;
-  if (!ask || !st || !st.game || !st.game.leave_asks) {
+  const leave = app.state && app.state.labels ? app.state.labels.leave : null;
+  if (!ask || !leave) {
     action();
     return;
   }
-  const text = st.view.over ? t("It then counts as over, with score {score}.", { score: st.view.score })
-    : t("It then counts as given up, with score {score}.", { score: st.view.score });
-  confirmThen(t("Leave this game?"), text, action);
+  confirmThen(t("Leave this game?"), leave, action);
 }
 
 // ask: false from the end dialog, which already showed the result of leaving
