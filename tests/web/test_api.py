@@ -678,12 +678,19 @@ def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
     assert post(first, "/api/move", {"move": "d"}).status_code == 200
     # the second server read the game before that move: its write is refused, not mixed in
     refused = post(second, "/api/move", {"move": "d"})
-    assert assert_refused(refused, 409)["error"] == "game-changed"
+    assert refused.status_code == 409
+    data = refused.json()
+    assert set(data) == {"error", "message", "state"} and data["error"] == "game-changed"
+    # the game as stored now comes with the refusal: the page shows it, asking nothing more
+    assert set(data["state"]) == STATE_KEYS and data["state"]["view"]["moves"] == 1
     shown = state(second)
     assert shown["view"]["moves"] == 1 and shown["view"] == state(first)["view"]
+    assert data["state"]["view"] == shown["view"]
+    assert data["state"]["game"]["id"] == shown["game"]["id"]
     assert post(second, "/api/move", {"move": "d"}).status_code == 200
-    assert assert_refused(post(first, "/api/move", {"move": "d"}), 409)["error"] == (
-        "game-changed")
+    again = post(first, "/api/move", {"move": "d"})
+    assert again.status_code == 409 and again.json()["error"] == "game-changed"
+    assert again.json()["state"]["view"]["moves"] == 2
     # nothing acknowledged is lost, and the stored moves replay
     from devilsgrip.store import Store
 

@@ -306,6 +306,43 @@ def test_leaving_a_game_with_moves_asks_first(open_page: Callable[..., Page]) ->
     no_errors(page)
 
 
+def test_a_game_changed_by_another_server_is_shown_as_it_stands(
+        tmp_path: Path, make_server: Callable[..., Any],
+        make_context: Callable[..., Any]) -> None:
+    """Two servers on one database play this computer's game: the write of the one that
+    read it before the other's move is refused, and the refusal brings the game as it
+    stands, which the page shows (it asks nothing more)."""
+    import json
+    import urllib.request
+
+    db = tmp_path / "shared.sqlite3"
+    here = make_server(db=db, browsers_apart=False, game=1)
+    page = make_context().new_page()
+    page.goto(here.url + "/")
+    ready(page)
+    page.keyboard.press("d")  # the first action stores the game
+    ready(page)
+    assert state(page)["view"]["moves"] == 1
+    there = make_server(db=db, browsers_apart=False)
+    move = urllib.request.Request(there.url + "/api/move", data=json.dumps({"move": "d"}).encode(),
+                                  headers={"Content-Type": "application/json",
+                                           "Origin": there.url}, method="POST")
+    with urllib.request.urlopen(move) as answer:
+        elsewhere = json.load(answer)
+    assert elsewhere["view"]["moves"] == 2
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(f"{r.method} {r.url.removeprefix(here.url)}"))
+    page.keyboard.press("d")
+    ready(page)
+    assert "changed in another window" in page.inner_text("#message")
+    assert shown(page)["moves"] == "2" and shown(page)["stock"] == elsewhere["view"]["stock"]
+    assert_shows(page, elsewhere)
+    assert [a for a in asked if "/api/" in a] == ["POST /api/move"]  # the refusal brought it
+    page.keyboard.press("d")  # and play goes on from there
+    ready(page)
+    assert state(page)["view"]["moves"] == 3
+
+
 def test_click_to_move_and_double_click(open_page: Callable[..., Page]) -> None:
     page = open_page(1)
     st = state(page)

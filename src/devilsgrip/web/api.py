@@ -180,6 +180,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         refusal = browser.table.refusal(exc)
         status = _REFUSAL_STATUS[refusal.kind]
         body = {"error": refusal.code, "message": refusal.text}
+        if refusal.kind == "changed":  # the game as stored now comes with it, to be shown
+            with browser.lock:
+                body["state"] = _state(web, browser, tr)
     if kept is not None and status >= 400:  # refused: nothing is stored after all
         with browser.lock:
             web.unkeep(browser, kept)

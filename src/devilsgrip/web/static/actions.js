@@ -164,20 +164,14 @@ export function autoMove(place) {
 
 // ----------------------------------------------------------------- playing
 // A refusal: the cards go back, the reason is shown and spoken.  A game that
-// another window changed is shown again as it stands.
+// another window changed comes back with the refusal, and is shown again as it stands.
 async function refused(error, options) {
   if (options.ghost) await snapBack(options.ghost);
-  if (options.onRefused && error.status >= 400 && error.status < 500 && error.code !== "game-changed") {
+  if (options.onRefused && error.status >= 400 && error.status < 500 && !error.state) {
     options.onRefused(error);
     return false;
   }
-  if (error.code === "game-changed") {
-    try {
-      setGameState(await request("GET", "/api/game"));
-    } catch {
-      // keep what is shown
-    }
-  }
+  if (error.state) setGameState(error.state);
   render();
   playSound("refused");
   showMessage(error.message, "error", options.offer);
