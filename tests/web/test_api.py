@@ -727,3 +727,15 @@ def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
     assert_refused(client.get("/api/refusal?move=zz"), 400)
     assert_refused(client.get("/api/refusal?from=a1"), 400)
     assert state(client)["view"]["moves"] == 0
+
+
+@pytest.mark.parametrize(("rules", "winnable"), [("single-pass", True), ("classic", False)])
+def test_the_daily_calendar_says_whether_its_deals_can_all_be_won(
+        client: TestClient, rules: str, winnable: bool) -> None:
+    """The page words its note from the answer: it knows no preset's catalog itself."""
+    from devilsgrip.catalog import winnable_deals
+
+    doc = client.get("/api/daily", params={"date": "2026-12-05", "rules": rules}).json()
+    assert doc["rules"] == rules and doc["winnable"] is winnable
+    catalogued = {e.game for e in winnable_deals()}
+    assert all((d["game"] in catalogued) is winnable for d in doc["days"])
