@@ -719,6 +719,9 @@ def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
     post(client, "/api/new", {"game": 5})
     why = client.get("/api/refusal?from=a1&to=b1").json()
     assert why["error"] and "base" in why["message"]
+    assert why["swap"] is True  # the deliberate swap of the two piles would be played
+    talon = client.get("/api/refusal?from=talon&to=b1").json()
+    assert talon["error"] and talon["swap"] is False  # only the grid's piles swap
     refused = assert_refused(client.post("/api/drop", json={"from": "a1", "to": "b1"}), 409)
     assert (why["error"], why["message"]) == (refused["error"], refused["message"])
     assert client.get("/api/refusal?move=d").json() == {"error": None, "message": None}
@@ -727,6 +730,9 @@ def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
     assert_refused(client.get("/api/refusal?move=zz"), 400)
     assert_refused(client.get("/api/refusal?from=a1"), 400)
     assert state(client)["view"]["moves"] == 0
+    assert post(client, "/api/giveup", {}).status_code == 200
+    final = client.get("/api/refusal?from=a1&to=b1").json()
+    assert final["error"] == "game-finished" and final["swap"] is False  # nothing plays now
 
 
 @pytest.mark.parametrize(("rules", "winnable"), [("single-pass", True), ("classic", False)])

@@ -275,6 +275,14 @@ def test_a_drop_on_a_pile_that_does_not_take_it_goes_back_with_the_reason(
     page.keyboard.press("x")
     ready(page)
     assert state(page)["view"]["grid"][:2] == [["9D"], ["3D"]]
+    # the swap is offered only where the server says it would be played: not once the
+    # game's result stands (given up here behind the page's back)
+    page.evaluate("() => fetch('/api/giveup', {method: 'POST', headers: {'Content-Type': "
+                  "'application/json'}, body: '{}'})")
+    drag(page, cell("a1") + " img", cell("b1") + " img")
+    ready(page)
+    assert "finished" in (message.text_content() or "")
+    assert page.locator("#message button.offer").count() == 0
     no_errors(page)
 
 

@@ -391,7 +391,8 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     ``?from=a1&to=c2`` a drop, ``?move=d`` a move, ``?from=stock&to=stock`` the stock's click.
 
     ``{"error": null, "message": null}`` when it would be played; the action itself
-    still answers 409 with the same reason.
+    still answers 409 with the same reason.  A drop's answer also says whether the
+    deliberate swap of the two places would be played instead (``swap``).
     """
     query = call.query
     session = browser.session
@@ -408,6 +409,9 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
         else:
             problem = browser.table.why_not(
                 lambda: table.drop_refusal(session, source, target))
+            swap = browser.table.why_not(lambda: table.swap_refusal(session, source, target))
+            return {"error": problem and problem.code, "message": problem and problem.text,
+                    "swap": swap is None}
     if problem is None:
         return {"error": None, "message": None}
     return {"error": problem.code, "message": problem.text}

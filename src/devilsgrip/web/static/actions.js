@@ -205,7 +205,8 @@ async function sendChecked(ask, path, body, options = {}) {
     if (why && why.error) {
       setSelected(null);
       clearHint();
-      return refused(new ApiError(why.message, why.error, 409), options);
+      // the swap of the two piles is offered where the server says it would be played
+      return refused(new ApiError(why.message, why.error, 409), { ...options, offer: why.swap ? options.swapOffer : null });
     }
   }
   return send(path, body, options);
@@ -228,11 +229,10 @@ export function playDrop(from, to, options = {}) {
   }
   const body = { from: placeName(from), to: placeName(to) };
   if (options.swap) body.swap = true;
-  const offer = !options.swap && typeof from === "number" && typeof to === "number"
-    && view() && view().grid[from].length && view().grid[to].length
-    ? { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) } : null;
+  const swapOffer = options.swap ? null
+    : { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) };
   const plays = options.swap || targetsFrom(from).includes(to) || swapsFrom(from).includes(to);
-  return enqueue(() => sendChecked(plays ? null : body, "/api/drop", body, { ...options, offer }));
+  return enqueue(() => sendChecked(plays ? null : body, "/api/drop", body, { ...options, swapOffer }));
 }
 
 // A click on the stock: the server deals, or redeals once the stock is empty.
