@@ -20,7 +20,7 @@ from devilsgrip.web.server import COOKIE_NAME
 
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"
-STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "last_move", "announce",
+STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "applies", "last_move", "announce",
               "arrangement", "picked", "targets", "swaps", "stock",
               "lang"}
 GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
@@ -68,6 +68,7 @@ def test_game_state_is_the_engine_view(client: TestClient) -> None:
     assert data["game"]["saving"] is True and data["game"]["warning"] is None
     assert data["game"]["id"] is None  # stored on the player's first action
     assert data["can_undo"] is False and data["can_redo"] is False
+    assert data["applies"] == ["deal", "give_up", "hint", "new_game", "restart"]
     assert data["last_move"] is None and data["arrangement"] == []
     assert data["lang"] == "en"
     assert client.cookies.get(COOKIE_NAME)
@@ -335,6 +336,8 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     over = state(client)
     assert over["can_undo"] is True and over["game"]["final"] is False
     assert client.get("/api/stats").json()["played"] == 0  # over but open: not counted yet
+    # over: what is left is to undo, look back at it (its line, its review), share it, or leave
+    assert over["applies"] == ["best_line", "new_game", "restart", "review", "share", "undo"]
     assert over["labels"]["leave"] == (  # leaving it would end it as over, not given up
         f"It then counts as over, with score {over['view']['score']}.")
     r = client.post("/api/solution")
@@ -345,6 +348,7 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     after = state(client)
     assert after["view"] == over["view"] and after["game"]["final"] is True
     assert after["can_undo"] is False and after["labels"]["leave"] is None
+    assert after["applies"] == ["best_line", "new_game", "restart", "review", "share"]
     # the line is known now: the game cannot be reopened to play it
     assert assert_refused(post(client, "/api/undo"), 409)["error"] == "game-finished"
     stats = client.get("/api/stats").json()

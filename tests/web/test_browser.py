@@ -520,7 +520,11 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page = open_page(1)
     page.keyboard.press("d")
     ready(page)
+    assert not page.locator("#btn-hint").is_disabled()
     page.click("#btn-menu")
+    # a game in play: the menu offers what the server says applies (no review, no share)
+    assert page.locator("#menu-list").get_by_role("button", name="Review this game").count() == 0
+    assert page.locator("#menu-list").get_by_role("button", name="Share").count() == 0
     page.locator("#menu-list").get_by_role("button", name="Give up").click()
     page.click("#confirm-yes")
     ready(page)
@@ -599,6 +603,9 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page.click("#btn-menu")
     menu = page.locator("#menu-list")
     assert menu.get_by_role("button", name="Give up").count() == 0
+    assert menu.get_by_role("button", name="Review this game").count() == 1
+    assert menu.get_by_role("button", name="Share").count() == 1
+    assert page.locator("#btn-hint").is_disabled()
     menu.get_by_role("button", name="Result").click()
     dialog.wait_for(state="visible")
     no_errors(page)

@@ -124,6 +124,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
         },
         "can_undo": snap.can_undo,
         "can_redo": snap.can_redo,
+        "applies": sorted(snap.applies),
         "last_move": snap.last_move.text() if snap.last_move is not None else None,
         "announce": snap.announce,
         "arrangement": [[table.place_name(m.src), table.place_name(m.dst)]
