@@ -413,9 +413,13 @@ def test_refusals_asked_before_acting_match_the_refusal_of_the_act() -> None:
         table.play(session, table.drop_move(session.game, 0, 0) or grid_build(0, 1))
     assert caught.value.code == table.drop_refusal(session, 0, 1).code  # type: ignore[union-attr]
     assert table.move_refusal(session, DEAL) is None
+    assert table.swap_refusal(session, 0, 1) is None  # the deliberate swap would be played
+    assert table.swap_refusal(session, TALON, 1).code == "swap-off-grid"  # type: ignore[union-attr]
+    assert table.swap_refusal(session, 1, 1).code == "move-same-cell"  # type: ignore[union-attr]
     session.give_up()
     assert table.move_refusal(session, DEAL).code == "game-finished"  # type: ignore[union-attr]
     assert table.drop_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]
+    assert table.swap_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

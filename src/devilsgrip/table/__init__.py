@@ -138,6 +138,9 @@ from devilsgrip.table.policy import (
 from devilsgrip.table.policy import (
     swap_move as swap_move,
 )
+from devilsgrip.table.policy import (
+    swap_refusal as swap_refusal,
+)
 from devilsgrip.table.reviews import (
     REVIEW_SHARE_BEFORE_END as REVIEW_SHARE_BEFORE_END,
 )

@@ -127,11 +127,14 @@ class DailyCalendar:
     streaks: Streaks
     played: int
     """Days with a result, in all."""
+    winnable: bool
+    """Every daily deal with these rules is one that can be won (drawn from the catalog)."""
 
     def to_dict(self, words: Words) -> dict[str, Any]:
         return {
             "rules": self.rules,
             "rules_label": rules_label(self.rules, words),
+            "winnable": self.winnable,
             "date": self.today.day.isoformat(),
             "game": self.today.game,
             "result": self.today.to_dict(words)["result"],
@@ -155,4 +158,5 @@ def daily_calendar(store: Store | None, owner: str, rules: Rules | str, today: d
         DailyDay(d, daily_deal(d, canonical), results.get(d.isoformat()))
         for d in (today - timedelta(days=i) for i in range(days - 1, -1, -1)))
     played = {date.fromisoformat(k) for k in results}
-    return DailyCalendar(canonical, shown[-1], shown, streaks(played, today), len(played))
+    return DailyCalendar(canonical, shown[-1], shown, streaks(played, today), len(played),
+                         has_catalog(canonical))

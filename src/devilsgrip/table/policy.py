@@ -130,6 +130,16 @@ def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalM
     return final_refusal(session) or refusal(session.game, source, target)
 
 
+def swap_refusal(session: PlaySession, a: Place, b: Place) -> IllegalMoveError | None:
+    """Why the deliberate swap of the piles of ``a`` and ``b`` would be refused (None: it
+    would be played), so a screen offers it only where it plays."""
+    try:
+        move = swap_candidate(session.game, a, b)
+    except IllegalMoveError as exc:
+        return exc
+    return move_refusal(session, move)
+
+
 def stock_move(game: Game) -> Move:
     """What a click on the stock plays: a deal, or a redeal once the stock is empty."""
     return DEAL if game.stock else REDEAL

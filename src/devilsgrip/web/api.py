@@ -116,6 +116,7 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
         },
         "can_undo": snap.can_undo,
         "can_redo": snap.can_redo,
+        "applies": sorted(snap.applies),
         "last_move": snap.last_move.text() if snap.last_move is not None else None,
         "announce": snap.announce,
         "arrangement": [[table.PLACE_NAMES[m.src], table.PLACE_NAMES[m.dst]]
@@ -172,6 +173,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         refusal = browser.table.refusal(exc)
         status = _REFUSAL_STATUS[refusal.kind]
         body = {"error": refusal.code, "message": refusal.text}
+        if refusal.kind == "changed":  # the game as stored now comes with it, to be shown
+            with browser.lock:
+                body["state"] = _state(web, browser, tr)
     if kept is not None and status >= 400:  # refused: nothing is stored after all
         with browser.lock:
             web.unkeep(browser, kept)
@@ -381,7 +385,8 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     ``?from=a1&to=c2`` a drop, ``?move=d`` a move, ``?from=stock&to=stock`` the stock's click.
 
     ``{"error": null, "message": null}`` when it would be played; the action itself
-    still answers 409 with the same reason.
+    still answers 409 with the same reason.  A drop's answer also says whether the
+    deliberate swap of the two places would be played instead (``swap``).
     """
     query = call.query
     session = browser.session
@@ -398,6 +403,9 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
         else:
             problem = browser.table.why_not(
                 lambda: table.drop_refusal(session, source, target))
+            swap = browser.table.why_not(lambda: table.swap_refusal(session, source, target))
+            return {"error": problem and problem.code, "message": problem and problem.text,
+                    "swap": swap is None}
     if problem is None:
         return {"error": None, "message": None}
     return {"error": problem.code, "message": problem.text}

@@ -5,7 +5,7 @@
 // service worker that keeps the site for playing offline, and shows the progress
 // while the runtime loads.
 
-import { ApiError, readJSON } from "./answers.js";
+import { ApiError, readJSON, refusalOf } from "./answers.js";
 import { t } from "./i18n.js";
 
 const SITE = new URL("../", import.meta.url);
@@ -173,9 +173,7 @@ export async function request(method, path, body) {
     data = null;
   }
   if (answer.status < 200 || answer.status >= 300) {
-    const message = data && data.message ? data.message
-      : t("The server refused ({status}).", { status: answer.status });
-    throw new ApiError(message, data && data.error, answer.status);
+    throw refusalOf(data, answer.status, t("The server refused ({status}).", { status: answer.status }));
   }
   return data;
 }
