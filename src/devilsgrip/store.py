@@ -1077,14 +1077,16 @@ class Store:
         game.tags["Hints"] = str(info.hints)
         return game.record()
 
-    def find_duplicate(self, game: Game, started: str) -> int | None:
-        """The id of a stored game with the same start, rules, start time and moves."""
+    def find_duplicate(self, game: Game, started: str, owner: str | None = None) -> int | None:
+        """The id of a stored game with the same start, rules, start time and moves (of
+        ``owner`` when given: another player's copy of a game is not this player's)."""
         number, deck, position = _start_of(game)
         rows = self._read(
             "SELECT id FROM games WHERE number IS ? AND deck IS ? AND start_position IS ? "
-            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?",
+            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?"
+            + ("" if owner is None else " AND owner = ?"),
             (number, deck, position, str(game.rules), started, game.moves_played, game.score,
-             game.status.value),
+             game.status.value, *(() if owner is None else (owner,))),
         )
         for (gid,) in rows:
             if self.load_game(gid).move_stack == game.move_stack:
@@ -1318,7 +1320,8 @@ def split_records(text: str) -> list[str]:
 
 
 def import_records(store: Store, text: str, owner: str = "local") -> ImportReport:
-    """Verify each record by replay and store the good ones (not duplicates)."""
+    """Verify each record by replay and store the good ones as ``owner``'s games (not the
+    ones ``owner`` has already)."""
     report = ImportReport()
     for index, record in enumerate(split_records(text), start=1):
         try:
@@ -1341,7 +1344,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
         if started is not None and parse_time(started) is None:
             started = None
         if started is not None:
-            dup = store.find_duplicate(game, started)
+            dup = store.find_duplicate(game, started, owner)
             if dup is not None:
                 report.duplicates.append(index)
                 continue

@@ -38,7 +38,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from devilsgrip import i18n
 from devilsgrip.web.api import handle
-from devilsgrip.web.bodies import parse_json
+from devilsgrip.web.bodies import body_limit, parse_json
 from devilsgrip.web.browsers import TOKEN_RE, WebState
 from devilsgrip.web.calls import Call
 from devilsgrip.web.options import ServerOptions
@@ -135,8 +135,8 @@ class WorkerDoor:
         where = urlsplit(path)
         query = dict(parse_qsl(where.query, keep_blank_values=True))
         try:
-            data = parse_json((body or "").encode("utf-8", "surrogatepass")) \
-                if method == "POST" else {}
+            data = parse_json((body or "").encode("utf-8", "surrogatepass"),
+                              body_limit(where.path)) if method == "POST" else {}
         except WebError as exc:
             from devilsgrip.table import Words
 

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from devilsgrip import i18n, table
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.bodies import MAX_BODY
+from devilsgrip.web.bodies import body_limit
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.http import error_response
 
@@ -118,10 +118,11 @@ class SecurityMiddleware:
         if length is not None:
             if not _LENGTH_RE.fullmatch(length.strip()):
                 return refuse(400, "bad-length", N_("bad Content-Length"))
-            if int(length) > MAX_BODY:
+            limit = body_limit(path)
+            if int(length) > limit:
                 return refuse(413, "body-too-large",
                               N_("the request is too large (at most {limit} bytes)"),
-                              limit=MAX_BODY)
+                              limit=limit)
         return None
 
 

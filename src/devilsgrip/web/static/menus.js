@@ -12,6 +12,7 @@ import {
 import { showHistory, showHistoryError, showHistoryLoading } from "./history.js";
 import { t } from "./i18n.js";
 import { say, showMessage } from "./messages.js";
+import { recordsMenu } from "./records.js";
 import { applyStrings, preload, render } from "./render.js";
 import { showDone, showProgress, showReviewError, showReviewOpening } from "./review.js";
 import {
@@ -29,6 +30,7 @@ export function openMenu() {
     ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUp()],
     ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")], [t("Share"), () => openShare()]] : []),
     [t("Game history"), () => openHistory()],
+    ...recordsMenu(),
     [t("Rules"), () => openRules()],
     [t("Statistics"), () => openStats()],
     [t("Settings"), () => openSettings()],
