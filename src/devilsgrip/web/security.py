@@ -93,7 +93,8 @@ class SecurityMiddleware:
 
         def refuse(status: int, code: str, template: str, **params: Any) -> Response:
             lang = i18n.language_from_accept(headers.get("accept-language"), web.server_lang)
-            return error_response(status, code, Tr(lang).gettext(template).format(**params))
+            return error_response(status, code, table.sentence(Tr(lang).gettext(template).format(
+                **params)))
 
         if host not in web.allowed_hosts:
             return refuse(400, "bad-host", N_("this server does not answer to that host name"))
