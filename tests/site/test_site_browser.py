@@ -204,6 +204,36 @@ def test_installable_and_accessible(browser: Any, server: StaticServer) -> None:
     context.close()
 
 
+FOUR_COLOUR_DIAMONDS = """async () => {
+  const cards = Array.from(document.querySelectorAll("img")).filter((i) => /D\\.svg$/.test(i.src));
+  const texts = await Promise.all(cards.map((i) => fetch(i.src).then((r) => r.text())));
+  return { shown: cards.length, broken: cards.filter((i) => i.naturalWidth === 0).length,
+           blue: texts.filter((t) => t.includes("#0b57b8")).length };
+}"""
+
+
+@pytest.mark.parametrize("workers", ["allow", "block"])
+def test_the_first_visit_shows_the_cards_of_the_players_setting(
+        browser: Any, server: StaticServer, workers: str) -> None:
+    """On the first visit, with or without a service worker (a host reached by plain
+    http on the local network has none), the cards are those of the player's setting."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  reduced_motion="reduce", service_workers=workers)
+    page = context.new_page()
+    page.goto(server.url)
+    ready(page)
+    page.wait_for_function("document.querySelectorAll('img[src$=\"D.svg\"]').length > 0")
+    first = page.evaluate(FOUR_COLOUR_DIAMONDS)
+    assert first["shown"] > 0 and first["broken"] == 0 and first["blue"] == 0, first
+    assert page.evaluate(CALL, ["POST", "/api/settings", {"four_colour": True}])["ok"]
+    page.reload()
+    ready(page)
+    page.wait_for_function("document.querySelectorAll('img[src*=\"cards/four/\"]').length > 0")
+    four = page.evaluate(FOUR_COLOUR_DIAMONDS)
+    assert four["shown"] > 0 and four["broken"] == 0 and four["blue"] == four["shown"], four
+    context.close()
+
+
 def test_a_new_build_replaces_the_old_cache(browser: Any, site: Path, server: StaticServer,
                                             tmp_path: Path) -> None:
     context = browser.new_context()

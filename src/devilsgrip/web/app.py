@@ -119,6 +119,7 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
         Route("/", page, methods=["GET"]),
         *api_routes,
         Route("/cards/{name}.svg", card_image, methods=["GET"]),
+        Route("/cards/four/{name}.svg", card_image, methods=["GET"]),
         Route("/static/{path:path}", static_file, methods=["GET"]),
         Route("/{path:path}", static_file, methods=["GET"]),
     ]

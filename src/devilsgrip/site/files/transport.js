@@ -76,6 +76,7 @@ async function offlineReady() {
     console.warn("devilsgrip: no service worker:", error);
     return;
   }
+  if (!registration) return; // registration refused without an error (a blocking policy)
   if (navigator.serviceWorker.controller && !registration.installing) return;
   showProgress("Downloading the game (only on the first visit)", 0, 4);
   await new Promise((resolve) => {
