@@ -10,6 +10,7 @@ bound alone.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -20,8 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from devilsgrip import cli
+from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS
 from devilsgrip.game import Game
 from devilsgrip.solver import core, portfolio
+from devilsgrip.solver.bounds import bases_unmatched
 from devilsgrip.solver.clairvoyant import new_search, solve
 from devilsgrip.solver.search import SharedTable
 from devilsgrip.solver.winnable import prove_winnable
@@ -224,3 +227,35 @@ def test_the_version_names_the_core(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["--version"])
     assert f"search core: {core.name()}" in capsys.readouterr().out
+
+
+def pile_for_every_base_case(seed: int, outside: int, talon: int) -> tuple[
+        list[int], list[int], list[int], int]:
+    """Counts of tops and bottoms and a sequence cut at ``talon``, from a shuffled deck: as
+    many non-base bottoms as bases outside (so that the test reads on past its first
+    count), the tops drawn from the cards left."""
+    rng = random.Random(seed)
+    deck = [c for c in range(N_CARDS) for _ in range(2)]
+    rng.shuffle(deck)
+    seq, rest = deck[:outside], deck[outside:]
+    tops = [0] * N_CARDS
+    bots = [0] * N_CARDS
+    bases = sum(1 for c in seq if not LEVEL_OF[c])
+    for c in [c for c in rest if LEVEL_OF[c]][:bases]:
+        bots[c] += 1
+    for c in rng.sample(rest, min(len(rest), rng.randint(0, GRID_SIZE))):
+        tops[c] += 1
+    return tops, bots, seq, min(talon, outside)
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), outside=st.integers(1, 72), talon=st.integers(0, 12),
+       fill=st.booleans())
+def test_a_pile_for_every_base_is_read_alike(seed: int, outside: int, talon: int,
+                                             fill: bool) -> None:
+    """The compiled core's test of a pile for every base answers as the reference does."""
+    tops, bots, seq, p = pile_for_every_base_case(seed, outside, talon)
+    compiled = importlib.import_module("devilsgrip.solver._core")
+    assert compiled.bases_unmatched(tops, bots, seq, p, fill) == bases_unmatched(
+        tops, bots, seq, p, fill)

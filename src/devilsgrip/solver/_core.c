@@ -41,7 +41,6 @@ static u128 NONBASE_BOTH;
 
 static PyObject *TimeUpError = NULL;
 static PyObject *PhaseEndError = NULL;
-static PyObject *bases_unmatched_fn = NULL;
 static PyObject *perf_counter_fn = NULL;
 
 static inline int pop128(u128 x) {
@@ -602,36 +601,262 @@ static int talon_bound(const Rules *R, const int *seq, u128 seen, u128 bcount, i
     return 0;
 }
 
-static PyObject *int_list(const int *v, int n) {
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *x = PyLong_FromLong(v[i]);
-        if (!x) {
-            Py_DECREF(list);
-            return NULL;
+#define ALIGNMENT_STEPS 400
+#define PACE_SLOTS 1024 /* more than the schedules that may fail (ALIGNMENT_STEPS) */
+#define MAXCHAINS GRID_SIZE
+
+/* bounds._latest_ready_start */
+static int latest_ready_start(int q, int deals, int spare, const int *waits) {
+    int second = spare == 1;
+    for (int a = deals; a >= 0; a--) {
+        if (!second) {
+            int t2 = q + 3 * a + 2;
+            second = waits[t2] == t2;
         }
-        PyList_SET_ITEM(list, i, x);
+        int t = q + 3 * a + 1;
+        if (second && waits[t] == t) return t;
     }
-    return list;
+    return 0;
 }
 
-/* bounds.bases_unmatched, called in Python: 1, 0, or -1 with an exception set. */
-static int call_bases_unmatched(const Rules *R, u128 T, u128 B, const int *seq, int n, int p) {
-    int tops[N_CARDS], bots[N_CARDS];
-    value_counts(T, B, tops, bots);
-    PyObject *a = int_list(tops, N_CARDS), *b = int_list(bots, N_CARDS), *s = int_list(seq, n);
-    PyObject *res = NULL;
-    if (a && b && s)
-        res = PyObject_CallFunction(bases_unmatched_fn, "OOOiO", a, b, s, p,
-                                    R->fill ? Py_True : Py_False);
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    Py_XDECREF(s);
-    if (!res) return -1;
-    int truth = PyObject_IsTrue(res);
-    Py_DECREF(res);
-    return truth;
+/* bounds._matched */
+static int matched(const int *chains, int nchains, const int *times, int ntimes) {
+    int k = 0;
+    for (int j = 0; j < ntimes; j++) {
+        if (chains[k] >= times[j]) return 0;
+        k++;
+    }
+    for (; k < nchains; k++)
+        if (chains[k] >= NEVER) return 0;
+    return 1;
+}
+
+/* The schedules of _fills_keep_pace, with the set of those that failed. */
+typedef struct {
+    const int *times, *waits;
+    int ntimes, steps, nfailed;
+    int fidx[PACE_SLOTS], flen[PACE_SLOTS];
+    int fstate[PACE_SLOTS][MAXCHAINS];
+    int slot[2 * PACE_SLOTS]; /* open addressing: an index into the failed ones + 1, or 0 */
+} Pace;
+
+static unsigned pace_hash(int idx, const int *state, int len) {
+    uint64_t h = (uint64_t)idx * 0x9E3779B97F4A7C15ULL + (uint64_t)len;
+    for (int j = 0; j < len; j++) h = mix64(h ^ (uint64_t)(unsigned)state[j]);
+    return (unsigned)(h & (2 * PACE_SLOTS - 1));
+}
+
+static int pace_failed(const Pace *P, int idx, const int *state, int len) {
+    for (unsigned h = pace_hash(idx, state, len);; h = (h + 1) & (2 * PACE_SLOTS - 1)) {
+        int e = P->slot[h];
+        if (!e) return 0;
+        e--;
+        if (P->fidx[e] == idx && P->flen[e] == len &&
+            !memcmp(P->fstate[e], state, sizeof(int) * (size_t)len))
+            return 1;
+    }
+}
+
+static int pace_fail(Pace *P, int idx, const int *state, int len) {
+    if (P->nfailed < PACE_SLOTS && !pace_failed(P, idx, state, len)) {
+        int e = P->nfailed++;
+        P->fidx[e] = idx;
+        P->flen[e] = len;
+        memcpy(P->fstate[e], state, sizeof(int) * (size_t)len);
+        unsigned h = pace_hash(idx, state, len);
+        while (P->slot[h]) h = (h + 1) & (2 * PACE_SLOTS - 1);
+        P->slot[h] = e + 1;
+    }
+    return 0;
+}
+
+/* _fills_keep_pace's fill: a chain emptied at time t (state sorted, kept sorted). */
+static int pace_fill(int *state, int len, int t, const int *waits) {
+    if (state[0] >= t) return 0;
+    int v = waits[t], j = 0;
+    while (j + 1 < len && state[j + 1] < v) {
+        state[j] = state[j + 1];
+        j++;
+    }
+    state[j] = v;
+    return 1;
+}
+
+/* _fills_keep_pace's go: 1, 0, or -1 when the steps ran out. */
+static int pace_go(Pace *P, int idx, const int *state, int len) {
+    if (idx == P->ntimes) return !len || state[len - 1] < NEVER;
+    if (pace_failed(P, idx, state, len)) return 0;
+    if (--P->steps < 0) return -1;
+    const int *times = P->times, *waits = P->waits;
+    int q = idx ? times[idx - 1] : 0, i = times[idx];
+    int deals = (i - q - 1) / 3, spare = (i - q - 1) % 3;
+    int first = spare == 0 ? i : latest_ready_start(q, deals, spare, waits);
+    int next[MAXCHAINS];
+    if (first && state[0] < first) {
+        for (int j = 1; j < len; j++) next[j - 1] = state[j] <= i ? 0 : state[j];
+        int got = pace_go(P, idx + 1, next, len - 1);
+        if (got) return got;
+        return pace_fail(P, idx, state, len);
+    }
+    if (spare) {
+        for (int a = 0; a <= deals; a++)
+            for (int b = 0; b <= (spare == 2 ? deals - a : 0); b++) {
+                int st[MAXCHAINS];
+                memcpy(st, state, sizeof(int) * (size_t)len);
+                if (!pace_fill(st, len, q + 3 * a + 1, waits)) continue;
+                if (spare == 2 && !pace_fill(st, len, q + 3 * (a + b) + 2, waits)) continue;
+                if (st[0] >= i) continue;
+                for (int j = 1; j < len; j++) next[j - 1] = st[j] <= i ? 0 : st[j];
+                int got = pace_go(P, idx + 1, next, len - 1);
+                if (got) return got;
+            }
+    }
+    return pace_fail(P, idx, state, len);
+}
+
+/* bounds._fills_keep_pace: 1, 0, or -1 (nothing known) after max_steps schedules. */
+static int fills_keep_pace(const int *chains, int nchains, const int *times, int ntimes,
+                           const int *waits, int max_steps) {
+    int state[MAXCHAINS], len = nchains, idx = 0, q = 0, off = 0;
+    memcpy(state, chains, sizeof(int) * (size_t)nchains);
+    for (;;) {
+        if (idx >= ntimes) {
+            return !len || state[off + len - 1] < NEVER;
+        }
+        int i = times[idx];
+        int deals = (i - q - 1) / 3, spare = (i - q - 1) % 3;
+        int start = spare == 0 ? i : latest_ready_start(q, deals, spare, waits);
+        if (!start || state[off] >= start) break;
+        off++;
+        len--;
+        q = i;
+        idx++;
+    }
+    int mapped[MAXCHAINS];
+    for (int j = 0; j < len; j++) mapped[j] = state[off + j] <= q ? 0 : state[off + j];
+    static Pace pace; /* the core runs under the interpreter's lock: one at a time */
+    Pace *P = &pace;
+    P->times = times;
+    P->waits = waits;
+    P->ntimes = ntimes;
+    P->steps = max_steps;
+    P->nfailed = 0;
+    memset(P->slot, 0, sizeof(P->slot));
+    return pace_go(P, idx, mapped, len);
+}
+
+/* bounds._first_dealable */
+static int first_dealable(const int *tops, const int *seq, int p, const int *first,
+                          const int *on_talon, const int *stock_bases, int nsb) {
+    int sizes[N_CARDS][2];
+    for (int c = 0; c < N_CARDS; c++) sizes[c][0] = sizes[c][1] = 4;
+    int failing = -1;
+    for (int m = 0; m < p; m++) {
+        int card = seq[m], level = LEVEL[card];
+        int *two = sizes[card - 3 * level];
+        if (two[0] == level + 1)
+            two[0] = level;
+        else if (two[1] == level + 1)
+            two[1] = level;
+        else {
+            failing = m;
+            break;
+        }
+    }
+    int start = p;
+    if (failing >= 0) {
+        int leaves = 0;
+        for (int m = failing; m < p; m++) {
+            int prev = PREV[seq[m]];
+            if (!(tops[prev] || on_talon[prev]) && first[prev] > leaves) leaves = first[prev];
+        }
+        if (leaves >= NEVER) return nsb;
+        start = p + leaves;
+    }
+    /* the cards each pile of a sequence still wants: its top one is base + 3 * need */
+    int need[N_CARDS][2];
+    for (int c = 0; c < N_CARDS; c++) {
+        need[c][0] = sizes[c][0] - 1;
+        need[c][1] = sizes[c][1] - 1;
+    }
+    int last = nsb ? stock_bases[nsb - 1] : -1;
+    for (int k = start; k <= last; k++) {
+        int c = seq[k], level = LEVEL[c], base = c - 3 * level;
+        if (level) {
+            for (int j = 0; j < 2; j++)
+                if (need[base][j] && base + 3 * need[base][j] == c) need[base][j]--;
+        } else if (k >= p && (!need[base][0] || !need[base][1])) {
+            for (int j = 0; j < nsb; j++)
+                if (stock_bases[j] == k) return j;
+        }
+    }
+    return nsb;
+}
+
+static int int_cmp(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* bounds.bases_unmatched: 1, 0, or -1 with an exception set (a grid of more piles
+ * than the grid holds). */
+static int bases_unmatched(const int *tops, const int *bots, const int *seq, int n, int p,
+                           int fill) {
+    int first[N_CARDS], second[N_CARDS], on_talon[N_CARDS];
+    int stock_bases[MAXN], nsb = 0, talon_bases = 0;
+    for (int c = 0; c < N_CARDS; c++) {
+        first[c] = second[c] = NEVER;
+        on_talon[c] = 0;
+    }
+    for (int k = p; k < n; k++) {
+        int c = seq[k];
+        if (first[c] == NEVER)
+            first[c] = k - p + 1;
+        else
+            second[c] = k - p + 1;
+        if (!LEVEL[c]) stock_bases[nsb++] = k;
+    }
+    for (int k = 0; k < p; k++) {
+        on_talon[seq[k]]++;
+        if (!LEVEL[seq[k]]) talon_bases++;
+    }
+    int chains[2 * N_CARDS], nchains = 0;
+    for (int w = 0; w < N_CARDS; w++) {
+        int b = LEVEL[w] ? bots[w] : 0;
+        if (!b) continue;
+        int v = w - 3, now = tops[v] + on_talon[v];
+        chains[nchains++] = now ? 0 : first[v];
+        if (b > 1) chains[nchains++] = now > 1 ? 0 : now ? first[v] : second[v];
+    }
+    if (nchains != talon_bases + nsb) return 1;
+    if (talon_bases && !fill) return 1;
+    if (nchains > MAXCHAINS) {
+        PyErr_SetString(PyExc_ValueError, "more piles than the grid holds");
+        return -1;
+    }
+    qsort(chains, (size_t)nchains, sizeof(int), int_cmp);
+    int times[MAXN];
+    for (int k = 0; k < nsb; k++) times[k] = stock_bases[k] - p + 1;
+    int every = matched(chains, nchains, times, nsb);
+    int dealt;
+    if (!fill)
+        dealt = nsb;
+    else if (talon_bases)
+        dealt = 0;
+    else
+        dealt = first_dealable(tops, seq, p, first, on_talon, stock_bases, nsb);
+    if (!every && (dealt == nsb || !matched(chains, nchains, times, dealt))) return 1;
+    if (!dealt) return 0;
+    int waits[MAXN + 1];
+    memset(waits, 0, sizeof(waits));
+    for (int k = p; k < stock_bases[dealt - 1]; k++) {
+        int prev = PREV[seq[k]], t = k - p + 1;
+        if (prev >= 0) {
+            int got = tops[prev] || on_talon[prev] ? 0 : first[prev];
+            waits[t] = got > t ? got : t;
+        }
+    }
+    return fills_keep_pace(chains, nchains, times, dealt, waits, ALIGNMENT_STEPS) == 0;
 }
 
 /* Bounds.lower_bound: the cards of seq that provably never enter.  T: the tops as
@@ -741,7 +966,9 @@ static int lower_bound(const Rules *R, u128 T, u128 B, int piles, const int *seq
     bound = imax(bound, counted);
     if (n - p <= TALON_BOUND_STOCK) bound = imax(bound, talon_bound(R, seq, tops | above_all, bcount, p));
     if (!bound && best <= 1) {
-        int unmatched = call_bases_unmatched(R, T, B, seq, n, p);
+        int tc[N_CARDS], bc[N_CARDS];
+        value_counts(T, B, tc, bc);
+        int unmatched = bases_unmatched(tc, bc, seq, n, p, R->fill);
         if (unmatched < 0) {
             *err = 1;
             return 0;
@@ -1787,12 +2014,51 @@ static PyObject *py_lower_bound(PyObject *self, PyObject *args) {
     return PyLong_FromLong(lb);
 }
 
+/* Cards (or counts) from a list of ints in [0, limit); the list's length, or -1. */
+static int int_list_in(PyObject *list, const char *what, int *out, int most, int limit) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) > most) {
+        PyErr_Format(PyExc_ValueError, "%s: a list of at most %d ints was expected", what, most);
+        return -1;
+    }
+    int n = (int)PyList_GET_SIZE(list);
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v >= limit) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    return n;
+}
+
+static PyObject *py_bases_unmatched(PyObject *self, PyObject *args) {
+    PyObject *topso, *botso, *seqo;
+    int p, fill;
+    if (!PyArg_ParseTuple(args, "OOOip", &topso, &botso, &seqo, &p, &fill)) return NULL;
+    int tops[N_CARDS], bots[N_CARDS], seq[MAXN];
+    if (int_list_in(topso, "tops", tops, N_CARDS, 3) != N_CARDS ||
+        int_list_in(botso, "bots", bots, N_CARDS, 3) != N_CARDS) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a count per card was expected");
+        return NULL;
+    }
+    int n = int_list_in(seqo, "seq", seq, MAXN - 1, N_CARDS);
+    if (n < 0) return NULL;
+    if (p < 0 || p > n) {
+        PyErr_SetString(PyExc_ValueError, "the cut is out of range");
+        return NULL;
+    }
+    int got = bases_unmatched(tops, bots, seq, n, p, fill);
+    if (got < 0) return NULL;
+    return PyBool_FromLong(got);
+}
+
 static PyObject *py_configure(PyObject *self, PyObject *args) {
-    PyObject *timeup, *phaseend, *unmatched, *clock;
-    if (!PyArg_ParseTuple(args, "OOOO", &timeup, &phaseend, &unmatched, &clock)) return NULL;
+    PyObject *timeup, *phaseend, *clock;
+    if (!PyArg_ParseTuple(args, "OOO", &timeup, &phaseend, &clock)) return NULL;
     Py_XSETREF(TimeUpError, Py_NewRef(timeup));
     Py_XSETREF(PhaseEndError, Py_NewRef(phaseend));
-    Py_XSETREF(bases_unmatched_fn, Py_NewRef(unmatched));
     Py_XSETREF(perf_counter_fn, Py_NewRef(clock));
     Py_RETURN_NONE;
 }
@@ -2439,8 +2705,7 @@ static PyObject *py_beam(PyObject *self, PyObject *args) {
 
 static PyMethodDef core_methods[] = {
     {"configure", py_configure, METH_VARARGS,
-     "configure(TimeUp, PhaseEnd, bases_unmatched, perf_counter): what the core raises and "
-     "calls."},
+     "configure(TimeUp, PhaseEnd, perf_counter): what the core raises and calls."},
     {"dfs", py_dfs, METH_VARARGS,
      "dfs(search, grid, cut, redeals, mask): Search._dfs (a run-mode int grid or a "
      "card-mode tuple)."},
@@ -2453,6 +2718,8 @@ static PyMethodDef core_methods[] = {
      "beam(search, grid, cut, redeals, width): PlayoutSearch._beam (either kind of grid)."},
     {"lower_bound", py_lower_bound, METH_VARARGS,
      "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max)."},
+    {"bases_unmatched", py_bases_unmatched, METH_VARARGS,
+     "bases_unmatched(tops, bots, seq, cut, fill_from_talon): bounds.bases_unmatched."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -76,10 +76,9 @@ _active, _error = _from_environment()
 def _configure(module: ModuleType) -> None:
     import time
 
-    from devilsgrip.solver.bounds import bases_unmatched
     from devilsgrip.solver.search import PhaseEnd, TimeUp
 
-    module.configure(TimeUp, PhaseEnd, bases_unmatched, time.perf_counter)
+    module.configure(TimeUp, PhaseEnd, time.perf_counter)
 
 
 _configured = False
