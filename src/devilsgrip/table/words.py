@@ -17,6 +17,7 @@ from devilsgrip.game import Game, MoveEffect, Source, Status
 from devilsgrip.i18n import N_
 from devilsgrip.notation import (
     REDEAL,
+    Move,
     MoveKind,
 )
 from devilsgrip.rules import PRESETS, Rules
@@ -271,8 +272,10 @@ def say_why_ended(session: PlaySession, words: Words) -> str:
                      "come into it.")
 
 
-def say_picked(game: Game, place: Place, words: Words) -> str:
-    """What picking up at ``place`` means: the card, and where it can go."""
+def say_picked(game: Game, place: Place, words: Words,
+               moves: Sequence[Move] | None = None) -> str:
+    """What picking up at ``place`` means: the card, and where it can go (``moves``: the
+    game's legal moves, when the caller has them already)."""
     w = words
     if place == TALON:
         card = w.card(game.talon[-1])
@@ -281,7 +284,7 @@ def say_picked(game: Game, place: Place, words: Words) -> str:
         card = w.card(game.grid[place][-1])
         head = w.gettext("Picked up {card} from {cell}").format(card=card,
                                                                cell=CELL_NAMES[place])
-    cells = [CELL_NAMES[p] for p in targets(game, place)]
+    cells = [CELL_NAMES[p] for p in targets(game, place, moves)]
     if cells:
         where = w.gettext("it can go on {cells}").format(
             cells=w.listing(cells, alternative=True))

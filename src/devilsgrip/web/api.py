@@ -80,9 +80,12 @@ def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
               if p != table.STOCK and table.pick_up_refusal(game, p) is None]
     empty = [c for c in range(len(game.grid)) if not game.grid[c]]
     stock_move = table.stock_move(game)
+    moves = game.generate_moves()  # once: every place's targets come from them
     return {
-        "picked": {table.place_name(p): table.say_picked(game, p, words) for p in places},
-        "targets": {table.place_name(p): [table.place_name(c) for c in table.targets(game, p)]
+        "picked": {table.place_name(p): table.say_picked(game, p, words, moves)
+                   for p in places},
+        "targets": {table.place_name(p): [table.place_name(c)
+                                          for c in table.targets(game, p, moves)]
                     for p in places},
         "swaps": {table.place_name(p): [table.place_name(c) for c in empty
                                         if c != p and table.drop_refusal(session, p, c) is None]
