@@ -706,13 +706,17 @@ class Store:
 
     # --------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: Path | str | None = None, *, create: bool = True) -> Store:
+    def open(cls, path: Path | str | None = None, *, create: bool = True,
+             alone: bool = False) -> Store:
         """Open (and create or migrate) the database; raises :class:`StoreError`.
 
         ``path``: ``--db``, else ``$DEVILSGRIP_DB``, else the user data directory
         (the only folder made when missing).  With ``create`` False (a command
         that only reads) a missing or empty file is ``store-missing``, and
-        nothing is made.
+        nothing is made.  ``alone``: this connection is the database's only user
+        for as long as it is open (the static site's worker): it keeps the database
+        locked, and the index of the write-ahead log lives in its memory, with no
+        ``-shm`` file beside the database to write back after every change.
         """
         made_folder = path is None and not os.environ.get(ENV_VAR)
         p = Path(path) if path is not None else default_path()
@@ -731,7 +735,7 @@ class Store:
                 raise _error("store-unreadable", p, reason=exc.strerror or str(exc)) from exc
         present = _files_of(p)
         try:
-            return cls._connect(p)
+            return cls._connect(p, alone)
         except StoreError as exc:
             _tidy(p, present)
             if exists:
@@ -743,7 +747,7 @@ class Store:
             raise _error("store-create-failed", p, reason=reason) from exc
 
     @classmethod
-    def _connect(cls, p: Path) -> Store:
+    def _connect(cls, p: Path, alone: bool = False) -> Store:
         try:
             con = sqlite3.connect(str(p), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                   check_same_thread=False)
@@ -751,6 +755,8 @@ class Store:
             raise _error("store-unreadable", p, reason=str(exc)) from exc
         try:
             con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if alone:  # before the log is first used: its index is then kept in memory
+                con.execute("PRAGMA locking_mode = EXCLUSIVE")
             mode = _wal_mode(con)
             if str(mode).lower() != "wal":
                 raise _error("store-unreadable", p, reason=f"journal mode {mode}")

@@ -133,6 +133,13 @@ def test_the_log_written_after_each_move_stays_small(tmp_path: Path) -> None:
             assert door.answer("POST", path, "{}", "en")[0] == 200
             largest = max(largest, wal.stat().st_size if wal.exists() else 0)
     assert 0 < largest <= (LOG_PAGES + 8) * 4096
+    # the log's index is in the worker's memory: no file of it to write back each move
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "devilsgrip.sqlite3", "devilsgrip.sqlite3-wal", TOKEN_NAME]
+    door.close()
+    again = WorkerDoor(tmp_path)  # the page reloaded: the log is read back
+    assert json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"]["moves"] == 0
+    again.close()
 
 
 def test_export_and_import_answer_as_the_server_does(tmp_path: Path) -> None:

@@ -18,10 +18,12 @@ in a file beside the database.
 >>> door.answer("POST", "/api/drop", '{"from": "a1", "to": "b1"}', "en")[0]
 409
 >>> import json
->>> again = WorkerDoor(door.folder)  # the page reloaded: the same game
->>> json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"] == json.loads(
-...     door.answer("GET", "/api/game", None, "en")[1])["view"]
+>>> before = json.loads(door.answer("GET", "/api/game", None, "en")[1])["view"]
+>>> door.close()  # the page reloaded: its worker is gone, a new one opens the same game
+>>> again = WorkerDoor(door.folder)
+>>> json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"] == before
 True
+>>> again.close()
 """
 
 from __future__ import annotations
@@ -102,7 +104,8 @@ class WorkerDoor:
         if persist:  # the store makes no folder of its own (a mistyped one is refused)
             with contextlib.suppress(OSError):  # what cannot be made, the store reports
                 self.folder.mkdir(parents=True, exist_ok=True)
-        options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game)
+        options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game,
+                                alone=True)
         self.web = WebState(options, solver=run_now)
         self.web.open_store()
         if self.web.store is not None:
