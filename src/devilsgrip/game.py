@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
+from devilsgrip import codes
 from devilsgrip.cards import (
     CARD_CODES,
     CELL_NAMES,
@@ -253,11 +254,11 @@ class Game:
         self.number: int | None = None
         if number is not None:
             if isinstance(number, bool) or not isinstance(number, int):
-                raise DeckError("game-number-bad", f"bad game number {number!r}", number=number)
+                raise DeckError(codes.GAME_NUMBER_BAD, f"bad game number {number!r}", number=number)
             if not 1 <= number <= MAX_GAME_NUMBER:
                 shown = number_text(number)
                 raise DeckError(
-                    "game-number-range",
+                    codes.GAME_NUMBER_RANGE,
                     f"game number {shown} is out of range: 1 .. {MAX_GAME_NUMBER}",
                     number=shown,
                 )
@@ -442,40 +443,40 @@ class Game:
             return IllegalMoveError(code, f"{text}: {message}", move=text, **params)
 
         if self.given_up:
-            return err("game-given-up", "this game was given up")
+            return err(codes.GAME_GIVEN_UP, "this game was given up")
         if k == _DEAL:
             if not stock:
-                return err("stock-empty", "the stock is empty")
+                return err(codes.STOCK_EMPTY, "the stock is empty")
             return None
         if k == _REDEAL:
             if stock:
-                return err("stock-not-empty", "the stock is not empty yet: deal it first")
+                return err(codes.STOCK_NOT_EMPTY, "the stock is not empty yet: deal it first")
             if not talon:
-                return err("talon-empty", "the talon is empty: nothing to redeal")
+                return err(codes.TALON_EMPTY, "the talon is empty: nothing to redeal")
             if not self._can_redeal():
                 return err(
-                    "no-redeals-left",
+                    codes.NO_REDEALS_LEFT,
                     f"no redeals left (these rules allow {self.rules.redeals})",
                     allowed=self.rules.redeals,
                 )
             return None
         if k == _SWAP:
             if move.src == move.dst:
-                return err("move-same-cell", "a swap needs two different cells", text=text)
+                return err(codes.MOVE_SAME_CELL, "a swap needs two different cells", text=text)
             if not grid[move.src] and not grid[move.dst]:
-                return err("swap-both-empty", "both cells are empty", a=CELL_NAMES[move.src],
+                return err(codes.SWAP_BOTH_EMPTY, "both cells are empty", a=CELL_NAMES[move.src],
                            b=CELL_NAMES[move.dst])
             return None
         dst = move.dst
         target = grid[dst]
         if k == _TALON:
             if not talon:
-                return err("talon-empty", "the talon is empty")
+                return err(codes.TALON_EMPTY, "the talon is empty")
             return self._fit(talon[-1], target, dst, err)
         # grid build
         source = grid[move.src]
         if not source:
-            return err("source-empty", f"{CELL_NAMES[move.src]} is empty",
+            return err(codes.SOURCE_EMPTY, f"{CELL_NAMES[move.src]} is empty",
                        cell=CELL_NAMES[move.src])
         if self.rules.move_unit == "card" or not target or len(source) == 1:
             return self._fit(source[-1], target, dst, err)
@@ -484,7 +485,7 @@ class Game:
             return self._fit(source[-1], target, dst, err)
         if NEXT[top] not in source:
             return err(
-                "no-card-fits",
+                codes.NO_CARD_FITS,
                 f"no card of {CELL_NAMES[move.src]} goes on the {card_name(top)}: "
                 f"it takes the {card_name(NEXT[top])}",
                 cell=CELL_NAMES[move.src],
@@ -498,7 +499,7 @@ class Game:
         """Why ``card`` may not go on ``target`` (cell ``dst``), or None."""
         if not target:
             return err(  # type: ignore[no-any-return]
-                "target-empty",
+                codes.TARGET_EMPTY,
                 f"{CELL_NAMES[dst]} is empty: a space takes a pile only by a swap",
                 cell=CELL_NAMES[dst],
             )
@@ -506,26 +507,26 @@ class Game:
         params = {"card": CARD_CODES[card], "target": CARD_CODES[top]}
         if IS_BASE[card]:
             return err(  # type: ignore[no-any-return]
-                "card-is-base",
+                codes.CARD_IS_BASE,
                 f"the {card_name(card)} is a base: bases reach the grid only by filling a space",
                 **params,
             )
         if IS_TOP[top]:
             return err(  # type: ignore[no-any-return]
-                "target-complete",
+                codes.TARGET_COMPLETE,
                 f"nothing goes on the {card_name(top)}: its sequence ends there",
                 **params,
             )
         if SUIT_OF[card] != SUIT_OF[top]:
             return err(  # type: ignore[no-any-return]
-                "wrong-suit",
+                codes.WRONG_SUIT,
                 f"the {card_name(card)} does not go on the {card_name(top)}: "
                 "piles are built in suit",
                 **params,
             )
         if NEXT[top] != card:
             return err(  # type: ignore[no-any-return]
-                "wrong-rank",
+                codes.WRONG_RANK,
                 f"the {card_name(card)} does not go on the {card_name(top)}: "
                 f"it takes the {card_name(NEXT[top])}",
                 need=CARD_CODES[NEXT[top]],
@@ -705,7 +706,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move; :meth:`redo` plays it again."""
         if not self.can_undo:
-            raise IllegalMoveError("nothing-to-undo", "there is no move to undo")
+            raise IllegalMoveError(codes.NOTHING_TO_UNDO, "there is no move to undo")
         move = self.pop()
         self._redo.append(move)
         return move
@@ -713,7 +714,7 @@ class Game:
     def redo(self) -> Move:
         """Play again the last move undone."""
         if not self.can_redo:
-            raise IllegalMoveError("nothing-to-redo", "there is no move to redo")
+            raise IllegalMoveError(codes.NOTHING_TO_REDO, "there is no move to redo")
         move = self._redo.pop()
         self.push(move)
         return move
@@ -725,7 +726,7 @@ class Game:
         giving up twice changes nothing.  A given-up game has no legal moves.
         """
         if self.is_won():
-            raise IllegalMoveError("game-won", "the game is won: there is nothing to give up")
+            raise IllegalMoveError(codes.GAME_WON, "the game is won: there is nothing to give up")
         self.given_up = True
 
     # ------------------------------------------------------------- game over
@@ -843,7 +844,7 @@ class Game:
         fields = text.split()
         if len(fields) not in (5, 6):
             raise PositionError(
-                "position-fields",
+                codes.POSITION_FIELDS,
                 f"a position has 6 fields separated by spaces, found {len(fields)}",
                 found=len(fields),
             )
@@ -853,23 +854,23 @@ class Game:
         try:
             rules = Rules.parse(rules_text)
         except RulesError as exc:
-            raise PositionError("position-rules", f"bad rules in position: {exc}") from exc
+            raise PositionError(codes.POSITION_RULES, f"bad rules in position: {exc}") from exc
         rows = grid_text.split("/")
         if len(rows) != 3 or any(len(r.split(",")) != COLUMNS for r in rows):
             raise PositionError(
-                "position-grid", "the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"
+                codes.POSITION_GRID, "the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"
             )
         try:
             grid = [tuple(parse_cards(cell)) for r in rows for cell in r.split(",")]
             stock = parse_cards(stock_text)[::-1]
             talon = parse_cards(talon_text)
         except CardError as exc:
-            raise PositionError("position-card", f"bad card in position: {exc}") from exc
+            raise PositionError(codes.POSITION_CARD, f"bad card in position: {exc}") from exc
         for i, pile in enumerate(grid):
             for a, b in itertools.pairwise(pile):
                 if NEXT[a] != b:
                     raise PositionError(
-                        "position-pile",
+                        codes.POSITION_PILE,
                         f"pile {CELL_NAMES[i]} is not built in suit sequence",
                         cell=CELL_NAMES[i],
                     )
@@ -877,7 +878,7 @@ class Game:
         wrong = [c for c in range(N_CARDS) if counts.get(c, 0) != 2]
         if wrong:
             raise PositionError(
-                "position-cards",
+                codes.POSITION_CARDS,
                 "every card must appear exactly twice: "
                 + ", ".join(f"{CARD_CODES[c]} ({counts.get(c, 0)})" for c in wrong),
             )
@@ -885,13 +886,14 @@ class Game:
         moves_before = parse_number(moves_text, MAX_COUNT)
         if redeals is None or moves_before is None or max(redeals, moves_before) > MAX_COUNT:
             raise PositionError(
-                "position-counts",
+                codes.POSITION_COUNTS,
                 f"redeals and moves must be whole numbers from 0 to {MAX_COUNT}",
                 max=MAX_COUNT,
             )
         if rules.redeals is not None and redeals > rules.redeals:
             raise PositionError(
-                "position-redeals", f"{redeals} redeals done but the rules allow {rules.redeals}"
+                codes.POSITION_REDEALS,
+                f"{redeals} redeals done but the rules allow {rules.redeals}"
             )
         self.rules = rules
         self.grid = grid
@@ -958,7 +960,8 @@ class Game:
             if line.startswith("["):
                 m = _TAG_RE.fullmatch(line)
                 if m is None:
-                    raise RecordError("record-bad-tag", f"cannot read tag line: {line}", line=line)
+                    raise RecordError(codes.RECORD_BAD_TAG, f"cannot read tag line: {line}",
+                                      line=line)
                 tags[m.group(1)] = _unescape(m.group(2))
             elif line:
                 body_lines.append(line)
@@ -969,21 +972,21 @@ class Game:
             if "Game" in tags:
                 value = tags["Game"]
                 if parse_number(value, MAX_GAME_NUMBER) is None:
-                    raise RecordError("record-bad-game", f"bad game number '{value}'")
+                    raise RecordError(codes.RECORD_BAD_GAME, f"bad game number '{value}'")
                 game = cls(parse_game_number(value), rules=rules)
                 if "Deck" in tags and parse_deck(tags["Deck"]) != list(game.deck or ()):
                     raise RecordError(
-                        "record-deck-mismatch", "the Deck tag is not the deck of Game"
+                        codes.RECORD_DECK_MISMATCH, "the Deck tag is not the deck of Game"
                     )
             elif "Deck" in tags:
                 game = cls(deck=tags["Deck"], rules=rules)
             elif "Position" in tags:
                 game = cls.from_position(tags["Position"])
                 if "Rules" in tags and game.rules != Rules.parse(rules):
-                    raise RecordError("record-rules-mismatch", "Rules and Position disagree")
+                    raise RecordError(codes.RECORD_RULES_MISMATCH, "Rules and Position disagree")
             else:
                 raise RecordError(
-                    "record-no-start", "the record has no Game, Deck or Position tag"
+                    codes.RECORD_NO_START, "the record has no Game, Deck or Position tag"
                 )
         except (DeckError, RulesError, PositionError) as exc:
             raise RecordError(exc.code, f"bad record start: {exc}", **exc.params) from exc
@@ -995,7 +998,7 @@ class Game:
                 game.play(token)
             except (MoveError, IllegalMoveError) as exc:
                 raise RecordError(
-                    "record-illegal-move",
+                    codes.RECORD_ILLEGAL_MOVE,
                     f"move {i} '{token}': {exc.message}",
                     number=i,
                     move=token,
@@ -1008,17 +1011,17 @@ class Game:
         if verify:
             if "Moves" in tags and tags["Moves"] != str(game.moves_played):
                 raise RecordError(
-                    "record-mismatch",
+                    codes.RECORD_MISMATCH,
                     f"the record says {tags['Moves']} moves but has {game.moves_played}",
                 )
             if "Score" in tags and tags["Score"] != str(game.score):
                 raise RecordError(
-                    "record-mismatch",
+                    codes.RECORD_MISMATCH,
                     f"the record says score {tags['Score']} but the moves give {game.score}",
                 )
             if result and result != game.status.value:
                 raise RecordError(
-                    "record-mismatch",
+                    codes.RECORD_MISMATCH,
                     f"the record says '{result}' but the moves give '{game.status.value}'",
                 )
         return game
@@ -1037,13 +1040,13 @@ _TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 
 def _deck_text(cards: Iterable[Card]) -> str:
     """A list of card ints as a deck string; raises :class:`DeckError` for a non-card."""
-    codes: list[str] = []
+    words: list[str] = []
     for pos, card in enumerate(cards, start=1):
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < N_CARDS:
-            raise DeckError("deck-unknown-card", f"position {pos}: unknown card '{card!r}'",
+            raise DeckError(codes.DECK_UNKNOWN_CARD, f"position {pos}: unknown card '{card!r}'",
                             position=pos, card=repr(card)[:20])
-        codes.append(CARD_CODES[card])
-    return " ".join(codes)
+        words.append(CARD_CODES[card])
+    return " ".join(words)
 
 
 def _escape(value: str) -> str:

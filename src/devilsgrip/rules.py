@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
+from devilsgrip import codes
 from devilsgrip.cards import DECK_SIZE, MAX_COUNT, parse_number, short_text
 from devilsgrip.errors import RulesError
 
@@ -42,7 +43,7 @@ class Rules:
             return text
         parts = [p.strip() for p in str(text).strip().lower().split(",")]
         if not parts or not parts[0]:
-            raise RulesError("rules-empty", "no rules given: name a preset such as 'classic'")
+            raise RulesError(codes.RULES_EMPTY, "no rules given: name a preset such as 'classic'")
         head = parts[0]
         if "=" in head:
             rules = PRESETS["classic"]
@@ -50,7 +51,7 @@ class Rules:
         else:
             if head not in PRESETS:
                 raise RulesError(
-                    "rules-unknown-preset",
+                    codes.RULES_UNKNOWN_PRESET,
                     f"unknown rules preset '{head}' (choose from {', '.join(PRESETS)})",
                     preset=head,
                     presets=", ".join(PRESETS),
@@ -67,13 +68,13 @@ class Rules:
         shown = short_text(value)
         if not eq or not name:
             raise RulesError(
-                "rules-bad-option", f"bad rules option '{item}': write name=value", option=item
+                codes.RULES_BAD_OPTION, f"bad rules option '{item}': write name=value", option=item
             )
         if name == "draw":
             draw = parse_number(value, DECK_SIZE)
             if draw is None or not 1 <= draw <= DECK_SIZE:
                 raise RulesError(
-                    "rules-bad-value",
+                    codes.RULES_BAD_VALUE,
                     f"bad value '{shown}' for draw: a whole number from 1 to {DECK_SIZE}",
                     option=name,
                     value=shown,
@@ -85,7 +86,7 @@ class Rules:
             redeals = parse_number(value, MAX_COUNT)
             if redeals is None or redeals > MAX_COUNT:
                 raise RulesError(
-                    "rules-bad-value",
+                    codes.RULES_BAD_VALUE,
                     f"bad value '{shown}' for redeals: a whole number from 0 to {MAX_COUNT} "
                     "or 'unlimited'",
                     option=name,
@@ -96,7 +97,7 @@ class Rules:
         if name == "move_unit":
             if value not in ("run", "card"):
                 raise RulesError(
-                    "rules-bad-value",
+                    codes.RULES_BAD_VALUE,
                     f"bad value '{shown}' for move_unit: 'run' or 'card'",
                     option=name,
                     value=shown,
@@ -108,13 +109,13 @@ class Rules:
             if value in ("false", "no", "0", "off"):
                 return replace(self, fill_from_talon=False)
             raise RulesError(
-                "rules-bad-value",
+                codes.RULES_BAD_VALUE,
                 f"bad value '{shown}' for fill_from_talon: 'true' or 'false'",
                 option=name,
                 value=shown,
             )
         raise RulesError(
-            "rules-unknown-option",
+            codes.RULES_UNKNOWN_OPTION,
             f"unknown rules option '{name}' (choose from {', '.join(OPTION_NAMES)})",
             option=name,
             options=", ".join(OPTION_NAMES),

@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cards import MAX_GAME_NUMBER
 from devilsgrip.errors import IllegalMoveError
 from devilsgrip.game import Game, Status
@@ -73,7 +74,7 @@ def open_store(path: Any = None) -> tuple[Store | None, StoreError | None]:
 
 
 def _finished_error() -> IllegalMoveError:
-    return IllegalMoveError("game-finished", "this game is finished: its result stands")
+    return IllegalMoveError(codes.GAME_FINISHED, "this game is finished: its result stands")
 
 
 class PlaySession:
@@ -169,7 +170,7 @@ class PlaySession:
         """
         info = store.game_info(game_id)
         if info is None:
-            raise StoreError("store-no-game", f"there is no game {game_id} in the database "
+            raise StoreError(codes.STORE_NO_GAME, f"there is no game {game_id} in the database "
                              f"{store.path}", path=str(store.path), game_id=game_id)
         seen = store.event_count(game_id)
         game = store.load_game(game_id)
@@ -341,7 +342,7 @@ class PlaySession:
         if self.final:
             return
         if not self.game.is_over():
-            raise IllegalMoveError("game-live", "this game is still being played")
+            raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
         before = self.game.copy()
         self.final = True
         self._save("final", before)
@@ -421,7 +422,7 @@ class PlaySession:
                 self.game_id, kind, game, move, final=self.final,
                 play_seconds=self.play_seconds, seen=self._seen)
         except StoreError as exc:
-            if exc.code == "store-game-changed":
+            if exc.code == codes.STORE_GAME_CHANGED:
                 if before is not None:
                     self.game = before
                 self.reload()
@@ -435,7 +436,7 @@ class PlaySession:
 
     def _set_warning(self, exc: StoreError | None) -> None:
         self._store_error = exc
-        self.warning_code = exc.code if exc is not None else "store-none"
+        self.warning_code = exc.code if exc is not None else codes.STORE_NONE
         self.warning_params = dict(exc.params) if exc is not None else {}
 
     def _clear_warning(self) -> None:

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from devilsgrip import codes
 from devilsgrip.cards import MAX_COUNT, parse_number
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status
@@ -66,18 +67,18 @@ class StoreError(DevilsGripError):
 
 
 _ERROR_TEXTS: Final[dict[str, str]] = {
-    "store-corrupt": "the database {path} is damaged or is not a devilsgrip database; "
+    codes.STORE_CORRUPT: "the database {path} is damaged or is not a devilsgrip database; "
                      "it was left untouched",
-    "store-newer": "the database {path} was written by a newer version of devilsgrip "
+    codes.STORE_NEWER: "the database {path} was written by a newer version of devilsgrip "
                    "(schema {found}, this version reads up to {supported}); it was left untouched",
-    "store-unreadable": "cannot open the database {path}: {reason}; it was left untouched",
-    "store-write-failed": "cannot save to the database {path}: {reason}",
-    "store-create-failed": "cannot create the database {path}: {reason}; nothing was left "
+    codes.STORE_UNREADABLE: "cannot open the database {path}: {reason}; it was left untouched",
+    codes.STORE_WRITE_FAILED: "cannot save to the database {path}: {reason}",
+    codes.STORE_CREATE_FAILED: "cannot create the database {path}: {reason}; nothing was left "
                            "behind",
-    "store-no-game": "there is no game {game_id} in the database {path}",
-    "store-game-changed": "game {game_id} was changed by another window or program",
-    "store-none": "no database",
-    "store-missing": "there is no database {path}",
+    codes.STORE_NO_GAME: "there is no game {game_id} in the database {path}",
+    codes.STORE_GAME_CHANGED: "game {game_id} was changed by another window or program",
+    codes.STORE_NONE: "no database",
+    codes.STORE_MISSING: "there is no database {path}",
 }
 
 
@@ -523,32 +524,32 @@ def _check_file(path: Path) -> bool:
     before anything opens it)."""
     try:
         if path.is_dir():
-            raise _error("store-unreadable", path, reason=_("it is a directory"))
+            raise _error(codes.STORE_UNREADABLE, path, reason=_("it is a directory"))
         if not path.exists():
             return False
         if not stat.S_ISREG(path.stat().st_mode):
-            raise _error("store-unreadable", path, reason=_("it is not a regular file"))
+            raise _error(codes.STORE_UNREADABLE, path, reason=_("it is not a regular file"))
         if not os.access(path, os.R_OK | os.W_OK):
-            raise _error("store-unreadable", path, reason=_("permission denied"))
+            raise _error(codes.STORE_UNREADABLE, path, reason=_("permission denied"))
         size = path.stat().st_size
         if size == 0:
             return False
         with path.open("rb") as f:
             header = f.read(100)
     except OSError as exc:
-        raise _error("store-unreadable", path, reason=exc.strerror or str(exc)) from exc
+        raise _error(codes.STORE_UNREADABLE, path, reason=exc.strerror or str(exc)) from exc
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
-        raise _error("store-corrupt", path)
+        raise _error(codes.STORE_CORRUPT, path)
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     valid = header[24:28] == header[92:96]
     if page_size < 512 or page_size & (page_size - 1):
-        raise _error("store-corrupt", path)
+        raise _error(codes.STORE_CORRUPT, path)
     if valid and pages and size < pages * page_size:
-        raise _error("store-corrupt", path)  # truncated
+        raise _error(codes.STORE_CORRUPT, path)  # truncated
     if size % page_size:
-        raise _error("store-corrupt", path)
+        raise _error(codes.STORE_CORRUPT, path)
     return True
 
 
@@ -565,7 +566,7 @@ def _probe(path: Path) -> int:
         con = sqlite3.connect(uri, uri=True, isolation_level=None,
                               timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
-        raise _error("store-unreadable", path, reason=str(exc)) from exc
+        raise _error(codes.STORE_UNREADABLE, path, reason=str(exc)) from exc
     try:
         app = int(con.execute("PRAGMA application_id").fetchone()[0])
         version = int(con.execute("PRAGMA user_version").fetchone()[0])
@@ -576,24 +577,24 @@ def _probe(path: Path) -> int:
         if path.stat().st_size <= QUICK_CHECK_LIMIT:
             check = con.execute("PRAGMA quick_check(1)").fetchone()
             if not check or check[0] != "ok":
-                raise _error("store-corrupt", path)
+                raise _error(codes.STORE_CORRUPT, path)
     except sqlite3.OperationalError:
         # locked, busy, a -shm it may not map read-only ...: no verdict; the
         # read-write open that follows checks the version again in a transaction
         return -1
     except sqlite3.DatabaseError as exc:
-        raise _error("store-corrupt", path) from exc
+        raise _error(codes.STORE_CORRUPT, path) from exc
     finally:
         con.close()
     if app == APPLICATION_ID:
         if version > SCHEMA_VERSION:
-            raise _error("store-newer", path, found=version)
+            raise _error(codes.STORE_NEWER, path, found=version)
         if found is not None and found != schema_of(version):
-            raise _error("store-corrupt", path)  # a table or a column is missing
+            raise _error(codes.STORE_CORRUPT, path)  # a table or a column is missing
         return version
     if app == 0 and version == 0 and not tables:
         return 0
-    raise _error("store-corrupt", path)
+    raise _error(codes.STORE_CORRUPT, path)
 
 
 def _wal_mode(con: sqlite3.Connection) -> str:
@@ -636,7 +637,7 @@ def _checked(path: Path) -> bool:
                 return True
             return False
         except StoreError as exc:
-            if exc.code != "store-corrupt":
+            if exc.code != codes.STORE_CORRUPT:
                 raise
             time.sleep(0.05)
             if _signature(path) == before:
@@ -723,16 +724,16 @@ class Store:
         p = p.expanduser()
         exists = _checked(p)
         if not exists and not create:
-            raise _error("store-missing", p)
+            raise _error(codes.STORE_MISSING, p)
         if not exists:
             try:
                 if made_folder:
                     p.parent.mkdir(parents=True, exist_ok=True)
                 elif not p.parent.is_dir():
-                    raise _error("store-unreadable", p, reason=_(
+                    raise _error(codes.STORE_UNREADABLE, p, reason=_(
                         "there is no such folder {folder}").format(folder=p.parent))
             except OSError as exc:
-                raise _error("store-unreadable", p, reason=exc.strerror or str(exc)) from exc
+                raise _error(codes.STORE_UNREADABLE, p, reason=exc.strerror or str(exc)) from exc
         present = _files_of(p)
         try:
             return cls._connect(p, alone)
@@ -742,9 +743,9 @@ class Store:
                 raise
             reason = exc.params.get("reason") or exc.message
             if _files_of(p) - present:  # something could not be removed: no promise made
-                raise _error("store-write-failed", p, reason=reason) from exc
+                raise _error(codes.STORE_WRITE_FAILED, p, reason=reason) from exc
             # a new database that could not be made: nothing of it is left behind
-            raise _error("store-create-failed", p, reason=reason) from exc
+            raise _error(codes.STORE_CREATE_FAILED, p, reason=reason) from exc
 
     @classmethod
     def _connect(cls, p: Path, alone: bool = False) -> Store:
@@ -752,14 +753,14 @@ class Store:
             con = sqlite3.connect(str(p), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                   check_same_thread=False)
         except sqlite3.Error as exc:
-            raise _error("store-unreadable", p, reason=str(exc)) from exc
+            raise _error(codes.STORE_UNREADABLE, p, reason=str(exc)) from exc
         try:
             con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if alone:  # before the log is first used: its index is then kept in memory
                 con.execute("PRAGMA locking_mode = EXCLUSIVE")
             mode = _wal_mode(con)
             if str(mode).lower() != "wal":
-                raise _error("store-unreadable", p, reason=f"journal mode {mode}")
+                raise _error(codes.STORE_UNREADABLE, p, reason=f"journal mode {mode}")
             # NORMAL in WAL mode: a commit is in the WAL file (the OS has it) when it returns,
             # so killing the process (even SIGKILL) loses nothing acknowledged; only a power
             # cut could lose the last commits.  FULL would add a disk flush (~5 ms) per move.
@@ -773,23 +774,23 @@ class Store:
             finally:
                 con.execute("ROLLBACK")
             if version > SCHEMA_VERSION and app == APPLICATION_ID:
-                raise _error("store-newer", p, found=version)
+                raise _error(codes.STORE_NEWER, p, found=version)
             if app not in (0, APPLICATION_ID) or (app == 0 and (version or tables)):
-                raise _error("store-corrupt", p)
+                raise _error(codes.STORE_CORRUPT, p)
             if version < SCHEMA_VERSION:
                 migrate(con)
             version = int(con.execute("PRAGMA user_version").fetchone()[0])
             if version > SCHEMA_VERSION:
-                raise _error("store-newer", p, found=version)
+                raise _error(codes.STORE_NEWER, p, found=version)
         except StoreError:
             con.close()
             raise
         except sqlite3.OperationalError as exc:
             con.close()
-            raise _error("store-unreadable", p, reason=str(exc)) from exc
+            raise _error(codes.STORE_UNREADABLE, p, reason=str(exc)) from exc
         except sqlite3.DatabaseError as exc:
             con.close()
-            raise _error("store-corrupt", p) from exc
+            raise _error(codes.STORE_CORRUPT, p) from exc
         return cls(p, con)
 
     def close(self) -> None:
@@ -826,7 +827,7 @@ class Store:
             try:
                 con.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise _error("store-write-failed", self.path, reason=str(exc)) from exc
+                raise _error(codes.STORE_WRITE_FAILED, self.path, reason=str(exc)) from exc
             try:
                 yield con
                 con.execute("COMMIT")
@@ -834,7 +835,7 @@ class Store:
                 with suppress(sqlite3.Error):
                     con.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error):
-                    raise _error("store-write-failed", self.path, reason=str(exc)) from exc
+                    raise _error(codes.STORE_WRITE_FAILED, self.path, reason=str(exc)) from exc
                 raise
 
     def _read(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
@@ -842,7 +843,7 @@ class Store:
             try:
                 return list(self._con.execute(sql, tuple(params)).fetchall())
             except sqlite3.DatabaseError as exc:
-                raise _error("store-corrupt", self.path, reason=str(exc)) from exc
+                raise _error(codes.STORE_CORRUPT, self.path, reason=str(exc)) from exc
 
     # ---------------------------------------------------------------- games
     def new_game(self, game: Game, owner: str = "local", *, started: str | None = None,
@@ -914,7 +915,7 @@ class Store:
                 "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
             ).fetchone()[0])
             if seen is not None and last != seen:
-                raise _error("store-game-changed", self.path, game_id=game_id)
+                raise _error(codes.STORE_GAME_CHANGED, self.path, game_id=game_id)
             seq = last + 1
             con.execute(
                 "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
@@ -1031,7 +1032,7 @@ class Store:
         engine errors if the stored events do not replay."""
         info = self.game_info(game_id)
         if info is None:
-            raise _error("store-no-game", self.path, game_id=game_id)
+            raise _error(codes.STORE_NO_GAME, self.path, game_id=game_id)
         game = start_game(info.number, info.deck, info.start_position, info.rules)
         replay_events(game, self.events(game_id))
         return game
@@ -1074,7 +1075,7 @@ class Store:
         """The game's record (the engine's format) with Started/Ended/Owner/Hints tags."""
         info = self.game_info(game_id)
         if info is None:
-            raise _error("store-no-game", self.path, game_id=game_id)
+            raise _error(codes.STORE_NO_GAME, self.path, game_id=game_id)
         game = self.load_game(game_id)
         game.tags["Started"] = info.started
         if info.ended:
@@ -1336,7 +1337,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
             report.bad.append((index, exc))
             continue
         except ValueError as exc:
-            report.bad.append((index, DevilsGripError("record-bad", str(exc))))
+            report.bad.append((index, DevilsGripError(codes.RECORD_BAD, str(exc))))
             continue
         started = game.tags.pop("Started", None)
         ended = game.tags.pop("Ended", None)
@@ -1345,7 +1346,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
         hints = parse_number(hints_text, MAX_COUNT)
         if hints is None or hints > MAX_COUNT:
             report.bad.append((index, DevilsGripError(
-                "record-bad-hints", f"bad Hints count '{hints_text[:20]}' in the record")))
+                codes.RECORD_BAD_HINTS, f"bad Hints count '{hints_text[:20]}' in the record")))
             continue
         if started is not None and parse_time(started) is None:
             started = None

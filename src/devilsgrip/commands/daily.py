@@ -8,6 +8,7 @@ import json
 from datetime import date
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cli_support import fail, file_path, say, shown
 from devilsgrip.commands import add_language_option, db_path
 from devilsgrip.i18n import _, ngettext
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         day = parse_day(args.date) if args.date is not None else date.today()
     except DailyError as exc:
-        if exc.code == "daily-date-range":
+        if exc.code == codes.DAILY_DATE_RANGE:
             fail(_("there is no daily deal on {date}: the days run from 2000-01-01 to "
                    "2999-12-31").format(date=exc.params["date"]))
         fail(_("bad date '{date}': write it YYYY-MM-DD, e.g. 2026-12-05").format(

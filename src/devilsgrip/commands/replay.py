@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cli_support import fail, file_name, say
 from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             game = Game.from_record(text)
         except RecordError as exc:
-            if exc.code == "record-illegal-move":
+            if exc.code == codes.RECORD_ILLEGAL_MOVE:
                 return _illegal(exc.params["number"], exc.params["move"], translate_error(exc))
             raise
     else:

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Final
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.rules import Rules
 from devilsgrip.solver.bounds import CardBounds, RunBounds
@@ -50,13 +51,13 @@ _compiled, _missing_reason = _import_compiled()
 
 def _choose(choice: str) -> ModuleType | None:
     if choice not in ("", *CHOICES):
-        raise CoreError("core-unknown",
+        raise CoreError(codes.CORE_UNKNOWN,
                         f"{ENV_VAR}={choice!r} names no search core: choose '{PYTHON}' or "
                         f"'{COMPILED}'", choice=choice)
     if choice == PYTHON:
         return None
     if _compiled is None and choice == COMPILED:
-        raise CoreError("core-missing",
+        raise CoreError(codes.CORE_MISSING,
                         f"{ENV_VAR}=compiled, but the compiled search core is not built "
                         f"({_missing_reason}): reinstall devilsgrip where a C compiler is, "
                         f"or set {ENV_VAR}=python", reason=_missing_reason)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from devilsgrip import codes
 from devilsgrip.cards import number_text
 from devilsgrip.errors import LimitError
 
@@ -32,7 +33,7 @@ def check_time_limit(time_limit: float | None, *, none_ok: bool = False) -> None
         return
     shown = number_text(time_limit) if isinstance(time_limit, int) else repr(time_limit)
     raise LimitError(
-        "time-limit-bad",
+        codes.TIME_LIMIT_BAD,
         f"the time limit must be a positive number of seconds, not {shown}",
         limit=shown,
     )

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Final
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
 from devilsgrip.game import Game, View
 from devilsgrip.i18n import N_
@@ -269,18 +270,18 @@ class Table:
         in the player's words."""
         if isinstance(exc, Refusal):
             return exc
-        if isinstance(exc, StoreError) and exc.code == "store-game-changed":
+        if isinstance(exc, StoreError) and exc.code == codes.STORE_GAME_CHANGED:
             # another window or server wrote this game: the session reloaded it
             self.event = Event("changed")
             self.last_move = None
-            return Refusal("game-changed", sentence(self.words.gettext(N_(
+            return Refusal(codes.GAME_CHANGED, sentence(self.words.gettext(N_(
                 "this game was changed in another window: it is shown again as it "
                 "stands"))), "changed", exc)
         if isinstance(exc, IllegalMoveError):
             return Refusal(exc.code, say_error(exc, self.words), "illegal", exc)
         if isinstance(exc, DevilsGripError):
             return Refusal(exc.code, say_error(exc, self.words), "input", exc)
-        return Refusal("store-failed", sentence(self.words.gettext(N_(
+        return Refusal(codes.STORE_FAILED, sentence(self.words.gettext(N_(
             "the game could not be saved: {reason}")).format(reason=str(exc))), "store", exc)
 
     def _do(self, action: Callable[[], Event]) -> Outcome:
@@ -485,13 +486,13 @@ class Table:
         """Start looking for a hint: refused once the game is over or final."""
         with self.lock:
             if self.session.final or self.game.is_over():
-                raise Refusal("no-hint", self.words.gettext(N_("The game is over: no hint.")))
+                raise Refusal(codes.NO_HINT, self.words.gettext(N_("The game is over: no hint.")))
             return HintJob(self.game.copy(), self.game.key(), self.session)
 
     def hint_found(self, job: HintJob, hint: Hint | None) -> HintFound:
         """The hint told in words, and noted with the game when the game has not moved."""
         if hint is None:
-            return HintFound(None, "no-hint", say_hint(None, job.game, self.words), ())
+            return HintFound(None, codes.NO_HINT, say_hint(None, job.game, self.words), ())
         with self.lock:
             if self.session is job.session and self.game.key() == job.key:
                 with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from devilsgrip import codes
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE, short_text
 from devilsgrip.errors import DeckError, DevilsGripError, MoveError
 from devilsgrip.game import Game
@@ -45,7 +46,7 @@ def parse_place(text: str) -> Place:
     """The place named ``a1`` .. ``h3``, ``stock`` or ``talon``; raises :class:`MoveError`."""
     place = _PLACE_INDEX.get(str(text).strip().lower())
     if place is None:
-        raise MoveError("place-unknown", f"unknown place '{str(text)[:20]}' (a1 .. h3, stock, "
+        raise MoveError(codes.PLACE_UNKNOWN, f"unknown place '{str(text)[:20]}' (a1 .. h3, stock, "
                         "talon)", place=str(text)[:20])
     return place
 
@@ -73,7 +74,7 @@ def read_deal_number(value: int | str) -> int:
     "Game numbers are whole numbers from 1 to 9223372036854775807, not '0'."
     """
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise DeckError("game-number-bad", f"bad game number '{short_text(str(value))}'",
+        raise DeckError(codes.GAME_NUMBER_BAD, f"bad game number '{short_text(str(value))}'",
                         number=short_text(str(value)))
     text = value if isinstance(value, str) else str(value)
     return parse_game_number(text)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Final
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import N_
 from devilsgrip.table.controller import Refusal
@@ -64,7 +65,7 @@ class ImportAnswer:
 
 
 def _no_store(words: Words, what: str) -> Refusal:
-    return Refusal("not-saving", sentence(words.gettext(what)), "illegal")
+    return Refusal(codes.NOT_SAVING, sentence(words.gettext(what)), "illegal")
 
 
 def export_records(store: Store | None, owner: str, *, words: Words | None = None,
@@ -81,7 +82,7 @@ def export_records(store: Store | None, owner: str, *, words: Words | None = Non
 
 
 def _damaged(words: Words, reason: str) -> Refusal:
-    return Refusal("records-damaged", sentence(words.gettext(reason)), "input")
+    return Refusal(codes.RECORDS_DAMAGED, sentence(words.gettext(reason)), "input")
 
 
 def import_records(store: Store | None, owner: str, text: str, words: Words) -> ImportAnswer:
@@ -110,7 +111,7 @@ def import_records(store: Store | None, owner: str, text: str, words: Words) -> 
     refused = tuple((index, say_error(error, words)) for index, error in report.bad)
     if refused and not report.imported and not report.duplicates:
         first = refused[0]
-        raise Refusal("records-damaged", sentence(words.gettext(
+        raise Refusal(codes.RECORDS_DAMAGED, sentence(words.gettext(
             "no game in this file could be read (record {index}: {reason}); nothing was "
             "imported").format(index=first[0], reason=first[1].rstrip("."))), "input")
     parts = [words.ngettext("{n} game imported.", "{n} games imported.",

@@ -18,6 +18,7 @@ from devilsgrip.session import PlaySession
 
 if TYPE_CHECKING:
     from devilsgrip.review import Review
+from devilsgrip import codes
 from devilsgrip.table.places import Place, move_arrow
 from devilsgrip.table.words import Words, _move_words, sentence
 
@@ -140,7 +141,7 @@ def review_session(
 
     game = session.game
     if not (session.final or game.is_over()):
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     session.make_final()
     store, game_id = session.store, session.game_id
     if store is not None and game_id is not None:

@@ -36,7 +36,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from devilsgrip import table
+from devilsgrip import codes, table
 from devilsgrip.cards import CELL_NAMES, COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Pile
@@ -715,7 +715,7 @@ class GameScreen(Screen[None]):
             self.say(table.say_event(Event("changed"), self.session.game, Words()), error=True)
             return
         self.refuse(refusal)
-        if refusal.code == "stock-empty":
+        if refusal.code == codes.STOCK_EMPTY:
             self._say_after(_("Press r to turn the talon over: it becomes the stock again.")
                             if self.session.game.reason(REDEAL) is None else "")
 

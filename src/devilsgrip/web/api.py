@@ -28,7 +28,7 @@ from datetime import date
 from functools import partial
 from typing import Any, Final
 
-from devilsgrip import i18n, table
+from devilsgrip import codes, i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
@@ -160,9 +160,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         if public is None:
             tr = Tr(web.language(call.accept_language, None))
             if call.path in PATHS:  # hint and best line change the game: POST only
-                return Reply(405, {"error": "method-not-allowed", "message": table.sentence(
+                return Reply(405, {"error": codes.METHOD_NOT_ALLOWED, "message": table.sentence(
                     tr.gettext(N_("this address does not take that method")))})
-            return Reply(404, {"error": "not-found", "message": table.sentence(tr.gettext(
+            return Reply(404, {"error": codes.NOT_FOUND, "message": table.sentence(tr.gettext(
                 N_("there is nothing here")))})
         return _public(web, token, call, public)
     handler, locked = route
@@ -170,7 +170,7 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         browser, new = web.browser_for(token, local=call.local)
     except (DevilsGripError, sqlite3.Error, OSError) as exc:
         tr = Tr(web.language(call.accept_language, None))
-        return Reply(503, {"error": "store-failed", "message": table.say_error(exc, tr)})
+        return Reply(503, {"error": codes.STORE_FAILED, "message": table.say_error(exc, tr)})
     tr = Tr(web.language(call.accept_language, browser))
     browser.table.words = tr
     kept = None
@@ -223,11 +223,11 @@ def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, A
     number = data.get("game")
     deck = string_field(data, "deck", 2000)
     if number is not None and deck is not None:
-        raise WebError(400, "game-and-deck", N_("give a game number or a deck, not both"))
+        raise WebError(400, codes.GAME_AND_DECK, N_("give a game number or a deck, not both"))
     if number is not None:
         if isinstance(number, bool) or not isinstance(number, int | str) or (
                 isinstance(number, str) and len(number) > 40):
-            raise WebError(400, "bad-game-number",
+            raise WebError(400, codes.BAD_GAME_NUMBER,
                            N_("the game number must be a whole number from 1 to {max}"),
                            max=MAX_GAME_NUMBER)
         number = table.read_deal_number(number)  # the engine's reason when out of range
@@ -286,14 +286,14 @@ def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
 def _move_field(data: Mapping[str, Any]) -> Move:
     text = string_field(data, "move", 32)
     if text is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="move")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="move")
     return Move.from_text(text)
 
 
 def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
     names = [string_field(data, key, 8) for key in ("from", "to")]
     if names[0] is None or names[1] is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"),
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"),
                        field="from" if names[0] is None else "to")
     return table.parse_place(names[0]), table.parse_place(names[1])
 
@@ -341,7 +341,7 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     only_keys(call.data, ("running",))
     running = bool_field(call.data, "running")
     if running is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="running")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="running")
     if running:
         browser.table.resume_clock()
     else:
@@ -355,7 +355,7 @@ def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     from devilsgrip.solver import hint as find_hint
 
     only_keys(call.data, ())
-    none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": [], "places": []}
+    none: dict[str, Any] = {"move": None, "code": codes.NO_HINT, "cells": [], "places": []}
     try:
         job = browser.table.hint_job()
     except Refusal as refusal:
@@ -366,7 +366,7 @@ def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
         result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
         future.cancel()  # a search still waiting for its turn is not begun
-        return none | {"code": "hint-timeout", "text": tr.gettext(
+        return none | {"code": codes.HINT_TIMEOUT, "text": tr.gettext(
             N_("No hint this time: it could not be worked out."))}
     found = browser.table.hint_found(job, result)
     if found.move is None:
@@ -387,7 +387,7 @@ def get_picked(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     """
     name = call.query.get("place")
     if name is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="place")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="place")
     place = table.parse_place(name[:8])
     outcome = browser.table.pick_up(place)
     return {"place": table.place_name(place), "text": outcome.said}
@@ -453,7 +453,7 @@ def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
         return future.result(timeout=limit + 5.0)
     except TimeoutError as exc:
         future.cancel()  # still waiting for its turn: dropped, asked again it starts anew
-        raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
+        raise WebError(503, codes.SOLVER_TIMEOUT, N_("the solver ran out of time")) from exc
 
 
 def best_line_doc(start: Game, *, time_limit: float) -> dict[str, Any]:
@@ -527,7 +527,7 @@ def post_import(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     only_keys(call.data, ("records",))
     text = string_field(call.data, "records", MAX_IMPORT_BODY)
     if text is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="records")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="records")
     done = import_records(web.store, browser.owner, text, tr)
     return {
         "imported": len(done.imported),
@@ -547,7 +547,7 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
     lang = string_field(data, "lang", 16)
     if lang is not None:
         if lang not in i18n.LANGUAGES:
-            raise WebError(400, "bad-language", N_("unknown language '{lang}' (choose from "
+            raise WebError(400, codes.BAD_LANGUAGE, N_("unknown language '{lang}' (choose from "
                                                    "{languages})"),
                            lang=shown(lang), languages=", ".join(i18n.LANGUAGES))
         changes["lang"] = lang
@@ -558,7 +558,7 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
     animation = string_field(data, "animation", 16)
     if animation is not None:
         if animation not in ANIMATIONS:
-            raise WebError(400, "bad-animation", N_("unknown animation speed '{value}' (choose "
+            raise WebError(400, codes.BAD_ANIMATION, N_("unknown animation speed '{value}' (choose "
                                                     "from {choices})"),
                            value=shown(animation), choices=", ".join(ANIMATIONS))
         changes["animation"] = animation
@@ -579,13 +579,13 @@ def post_pair(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     only_keys(call.data, ("code",))
     code = string_field(call.data, "code", 32)
     if code is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="code")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="code")
     if browser.owner != LOCAL_OWNER:
         if web.pairing_code is None:
-            raise WebError(409, "pairing-off", N_(
+            raise WebError(409, codes.PAIRING_OFF, N_(
                 "this server listens on this computer only: there is no code to type"))
         if not web.pair(browser, code):
-            raise WebError(403, "pairing-wrong", N_(
+            raise WebError(403, codes.PAIRING_WRONG, N_(
                 "that is not the code the server shows; type the code printed where the "
                 "server runs"))
         browser = web.local_browser()
@@ -600,7 +600,7 @@ def _query_lang(call: Call, tr: Tr) -> str:
     if value is None:
         return tr.lang
     if value not in i18n.LANGUAGES:
-        raise WebError(400, "bad-language",
+        raise WebError(400, codes.BAD_LANGUAGE,
                        N_("unknown language '{lang}' (choose from {languages})"),
                        lang=shown(value, 16), languages=", ".join(i18n.LANGUAGES))
     return value

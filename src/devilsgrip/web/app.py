@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from devilsgrip import i18n, table
+from devilsgrip import codes, i18n, table
 from devilsgrip.game import Game
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
@@ -60,7 +60,7 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
             data = parse_json(body, limit)
         except TimeoutError:
             tr = Tr(web.language(accept, None))
-            response = error_response(408, "body-too-slow", table.sentence(tr.gettext(N_(
+            response = error_response(408, codes.BODY_TOO_SLOW, table.sentence(tr.gettext(N_(
                 "the request's body did not arrive within {seconds} seconds")).format(
                 seconds=f"{BODY_SECONDS:g}")))
             response.headers["connection"] = "close"
@@ -130,7 +130,7 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
     async def not_allowed(request: Request, exc: Exception) -> Response:
         tr = Tr(i18n.language_from_accept(request.headers.get("accept-language"),
                                           web.server_lang))
-        return error_response(405, "method-not-allowed",
+        return error_response(405, codes.METHOD_NOT_ALLOWED,
                               tr.gettext(N_("this address does not take that method")))
 
     app = Starlette(routes=routes, lifespan=lifespan,

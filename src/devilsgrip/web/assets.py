@@ -11,7 +11,7 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import Response
 
-from devilsgrip import i18n
+from devilsgrip import codes, i18n
 from devilsgrip.cards import CARD_CODES
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
@@ -84,7 +84,7 @@ def _asset_response(request: Request, asset: _Asset, cache_control: str) -> Resp
 def not_found(request: Request) -> Response:
     web: WebState = request.app.state.web
     tr = Tr(i18n.language_from_accept(request.headers.get("accept-language"), web.server_lang))
-    return error_response(404, "not-found", tr.gettext(N_("there is nothing here")))
+    return error_response(404, codes.NOT_FOUND, tr.gettext(N_("there is nothing here")))
 
 
 async def page(request: Request) -> Response:

@@ -7,6 +7,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from devilsgrip import codes
 from devilsgrip.i18n import N_
 from devilsgrip.web.bodies import MAX_BODY, too_large
 from devilsgrip.web.browsers import COOKIE_MAX_AGE, COOKIE_NAME, TOKEN_RE
@@ -46,5 +47,5 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
                 raise too_large(limit)
             chunks.append(chunk)
     except ClientDisconnect as exc:  # the page went away (a tab closed) while sending
-        raise WebError(400, "client-gone", N_("the request ended before its body")) from exc
+        raise WebError(400, codes.CLIENT_GONE, N_("the request ended before its body")) from exc
     return b"".join(chunks)

@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from devilsgrip import table
+from devilsgrip import codes, table
 from devilsgrip.errors import IllegalMoveError
 from devilsgrip.game import Game
 from devilsgrip.i18n import N_
@@ -132,13 +132,13 @@ def _game_id(value: object) -> int | None:
     if isinstance(value, str) and value.isdigit() and len(value) <= 20:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAME_ID:
-        raise WebError(400, "bad-game-id", N_("the game id must be a whole number from 1 to "
+        raise WebError(400, codes.BAD_GAME_ID, N_("the game id must be a whole number from 1 to "
                                               "{max}"), max=MAX_GAME_ID)
     return value
 
 
 def _no_such_game() -> WebError:
-    return WebError(404, "no-such-game", N_("there is no such game among your games"))
+    return WebError(404, codes.NO_SUCH_GAME, N_("there is no such game among your games"))
 
 
 def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
@@ -170,7 +170,7 @@ def _session_for(web: WebState, browser: Browser, game_id: int | None) -> PlaySe
     if info is None or info.owner != browser.owner:
         raise _no_such_game()
     if not info.final:
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     return PlaySession.resume(store, game_id)
 
 
@@ -207,7 +207,7 @@ def _answer(job: ReviewJob, tr: Tr, wait: float) -> dict[str, Any]:
         concurrent.futures.wait([task], timeout=wait)
     if not task.done():
         if time.monotonic() - job.began > job.limit * REVIEW_PATIENCE + 10.0:
-            raise WebError(503, "solver-timeout", N_("the solver ran out of time"))
+            raise WebError(503, codes.SOLVER_TIMEOUT, N_("the solver ran out of time"))
         return job.running()
     review = task.result()
     doc = job.docs.get(tr.lang)
