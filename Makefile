@@ -68,8 +68,10 @@ pyodide:
 site: $(PLAY_STAMP) pyodide
 	$(BIN)/devilsgrip site build/site --pyodide $(PYODIDE)
 
+# The architecture's contracts (pyproject.toml's [tool.importlinter]) are checked with the lint.
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests $(wildcard benchmarks) docs/hooks scripts
+	$(BIN)/lint-imports
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/devilsgrip

@@ -2,7 +2,7 @@
 
 >>> from devilsgrip import Game
 >>> game = Game(1)
->>> game.play("d")
+>>> game.play_text("d")
 Move.from_text('d')
 """
 

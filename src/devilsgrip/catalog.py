@@ -19,6 +19,7 @@ import functools
 from importlib import resources
 from typing import Final, NamedTuple
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.notation import Move, format_moves, parse_game_number, parse_moves
 from devilsgrip.rules import Rules
@@ -59,10 +60,10 @@ def parse_catalog(text: str) -> tuple[WinnableDeal, ...]:
             game = parse_game_number(head)
             moves = tuple(parse_moves(rest))
         except DevilsGripError as exc:
-            raise CatalogError("catalog-bad", f"catalog line {number}: {exc}",
+            raise CatalogError(codes.CATALOG_BAD, f"catalog line {number}: {exc}",
                                line=number) from exc
         if not moves or game in entries:
-            raise CatalogError("catalog-bad", f"catalog line {number}: no moves or a repeated "
+            raise CatalogError(codes.CATALOG_BAD, f"catalog line {number}: no moves or a repeated "
                                f"deal", line=number)
         entries[game] = WinnableDeal(game, moves)
     return tuple(entries[g] for g in sorted(entries))
@@ -85,7 +86,7 @@ def _shipped() -> tuple[WinnableDeal, ...]:
 def winnable_deals(rules: str | Rules = CATALOG_RULES) -> tuple[WinnableDeal, ...]:
     """The shipped catalog for ``rules``; raises :class:`CatalogError` for other rules."""
     if not has_catalog(rules):
-        raise CatalogError("catalog-rules", f"winnable deals are catalogued for "
+        raise CatalogError(codes.CATALOG_RULES, f"winnable deals are catalogued for "
                            f"{CATALOG_RULES} only, not {rules}", rules=str(rules))
     return _shipped()
 

@@ -34,6 +34,7 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Final, NamedTuple
 
+from devilsgrip import codes
 from devilsgrip.catalog import has_catalog, winnable_deals
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.rules import Rules
@@ -68,10 +69,10 @@ def parse_day(text: str) -> date:
             raise ValueError(written)
         day = date.fromisoformat(written)
     except ValueError:
-        raise DailyError("daily-date-bad", f"bad date '{written[:20]}': write it YYYY-MM-DD, "
+        raise DailyError(codes.DAILY_DATE_BAD, f"bad date '{written[:20]}': write it YYYY-MM-DD, "
                          f"e.g. 2026-12-05", date=written[:20]) from None
     if not FIRST_DAY <= day <= LAST_DAY:
-        raise DailyError("daily-date-range", f"there is no daily deal on {day.isoformat()}: "
+        raise DailyError(codes.DAILY_DATE_RANGE, f"there is no daily deal on {day.isoformat()}: "
                          f"the days run from {FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}",
                          date=day.isoformat())
     return day

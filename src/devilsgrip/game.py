@@ -3,7 +3,7 @@
 >>> game = Game(1)
 >>> game.score, len(game.stock), len(game.talon)
 (72, 72, 0)
->>> game.play("d")
+>>> game.play_text("d")
 Move.from_text('d')
 >>> game.score, len(game.talon)
 (72, 3)
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Final
+from typing import Any, TypeVar
 
+from devilsgrip import codes
 from devilsgrip.cards import (
     CARD_CODES,
     CELL_NAMES,
@@ -47,7 +47,6 @@ from devilsgrip.errors import (
     IllegalMoveError,
     MoveError,
     PositionError,
-    RecordError,
     RulesError,
 )
 from devilsgrip.notation import (
@@ -59,14 +58,13 @@ from devilsgrip.notation import (
     Move,
     MoveKind,
     format_cards,
-    format_deck,
     parse_cards,
     parse_deck,
-    parse_game_number,
     split_move_text,
-    strip_comments,
 )
 from devilsgrip.rules import CLASSIC, Rules
+
+_T = TypeVar("_T")
 
 Pile = tuple[Card, ...]
 """A pile of a cell, bottom card first (``()`` for an empty cell)."""
@@ -138,28 +136,6 @@ class View:
     given_up: bool
     legal: tuple[Move, ...] = field(default=())
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (card codes and move texts)."""
-        return {
-            "rules": str(self.rules),
-            "grid": [[CARD_CODES[c] for c in pile] for pile in self.grid],
-            "talon": [CARD_CODES[c] for c in self.talon],
-            "stock": self.stock_count,
-            "stock_order": (
-                None if self.stock_order is None else [CARD_CODES[c] for c in self.stock_order]
-            ),
-            "unseen": [CARD_CODES[c] for c in self.unseen],
-            "redeals_done": self.redeals_done,
-            "redeals_left": self.redeals_left,
-            "moves": self.moves_played,
-            "score": self.score,
-            "rating": self.rating.value,
-            "over": self.over,
-            "won": self.won,
-            "given_up": self.given_up,
-            "legal": [m.text() for m in self.legal],
-        }
-
 
 class Source(Enum):
     """Where a card that filled a space came from."""
@@ -182,7 +158,7 @@ class MoveEffect:
     ``move.src``, then the one now in ``move.dst``).
 
     >>> game = Game(5)
-    >>> game.play("d")
+    >>> game.play(DEAL)
     Move.from_text('d')
     >>> [CARD_CODES[c] for c in game.last_effect().cards]
     ['8H', 'KD', 'QD']
@@ -253,11 +229,11 @@ class Game:
         self.number: int | None = None
         if number is not None:
             if isinstance(number, bool) or not isinstance(number, int):
-                raise DeckError("game-number-bad", f"bad game number {number!r}", number=number)
+                raise DeckError(codes.GAME_NUMBER_BAD, f"bad game number {number!r}", number=number)
             if not 1 <= number <= MAX_GAME_NUMBER:
                 shown = number_text(number)
                 raise DeckError(
-                    "game-number-range",
+                    codes.GAME_NUMBER_RANGE,
                     f"game number {shown} is out of range: 1 .. {MAX_GAME_NUMBER}",
                     number=shown,
                 )
@@ -435,47 +411,48 @@ class Game:
     def reason(self, move: Move) -> IllegalMoveError | None:
         """None if ``move`` is legal here, else the error that says why not."""
         k = move.kind
-        text = move.text()
         stock, talon, grid = self.stock, self.talon, self.grid
 
         def err(code: str, message: str, **params: Any) -> IllegalMoveError:
+            text = move.text()  # written out only for a refusal
             return IllegalMoveError(code, f"{text}: {message}", move=text, **params)
 
         if self.given_up:
-            return err("game-given-up", "this game was given up")
+            return err(codes.GAME_GIVEN_UP, "this game was given up")
         if k == _DEAL:
             if not stock:
-                return err("stock-empty", "the stock is empty")
+                return err(codes.STOCK_EMPTY, "the stock is empty")
             return None
         if k == _REDEAL:
             if stock:
-                return err("stock-not-empty", "the stock is not empty yet: deal it first")
+                return err(codes.STOCK_NOT_EMPTY, "the stock is not empty yet: deal it first")
             if not talon:
-                return err("talon-empty", "the talon is empty: nothing to redeal")
+                return err(codes.TALON_EMPTY, "the talon is empty: nothing to redeal")
             if not self._can_redeal():
                 return err(
-                    "no-redeals-left",
+                    codes.NO_REDEALS_LEFT,
                     f"no redeals left (these rules allow {self.rules.redeals})",
                     allowed=self.rules.redeals,
                 )
             return None
         if k == _SWAP:
             if move.src == move.dst:
-                return err("move-same-cell", "a swap needs two different cells", text=text)
+                return err(codes.MOVE_SAME_CELL, "a swap needs two different cells",
+                           text=move.text())
             if not grid[move.src] and not grid[move.dst]:
-                return err("swap-both-empty", "both cells are empty", a=CELL_NAMES[move.src],
+                return err(codes.SWAP_BOTH_EMPTY, "both cells are empty", a=CELL_NAMES[move.src],
                            b=CELL_NAMES[move.dst])
             return None
         dst = move.dst
         target = grid[dst]
         if k == _TALON:
             if not talon:
-                return err("talon-empty", "the talon is empty")
+                return err(codes.TALON_EMPTY, "the talon is empty")
             return self._fit(talon[-1], target, dst, err)
         # grid build
         source = grid[move.src]
         if not source:
-            return err("source-empty", f"{CELL_NAMES[move.src]} is empty",
+            return err(codes.SOURCE_EMPTY, f"{CELL_NAMES[move.src]} is empty",
                        cell=CELL_NAMES[move.src])
         if self.rules.move_unit == "card" or not target or len(source) == 1:
             return self._fit(source[-1], target, dst, err)
@@ -484,7 +461,7 @@ class Game:
             return self._fit(source[-1], target, dst, err)
         if NEXT[top] not in source:
             return err(
-                "no-card-fits",
+                codes.NO_CARD_FITS,
                 f"no card of {CELL_NAMES[move.src]} goes on the {card_name(top)}: "
                 f"it takes the {card_name(NEXT[top])}",
                 cell=CELL_NAMES[move.src],
@@ -498,7 +475,7 @@ class Game:
         """Why ``card`` may not go on ``target`` (cell ``dst``), or None."""
         if not target:
             return err(  # type: ignore[no-any-return]
-                "target-empty",
+                codes.TARGET_EMPTY,
                 f"{CELL_NAMES[dst]} is empty: a space takes a pile only by a swap",
                 cell=CELL_NAMES[dst],
             )
@@ -506,26 +483,26 @@ class Game:
         params = {"card": CARD_CODES[card], "target": CARD_CODES[top]}
         if IS_BASE[card]:
             return err(  # type: ignore[no-any-return]
-                "card-is-base",
+                codes.CARD_IS_BASE,
                 f"the {card_name(card)} is a base: bases reach the grid only by filling a space",
                 **params,
             )
         if IS_TOP[top]:
             return err(  # type: ignore[no-any-return]
-                "target-complete",
+                codes.TARGET_COMPLETE,
                 f"nothing goes on the {card_name(top)}: its sequence ends there",
                 **params,
             )
         if SUIT_OF[card] != SUIT_OF[top]:
             return err(  # type: ignore[no-any-return]
-                "wrong-suit",
+                codes.WRONG_SUIT,
                 f"the {card_name(card)} does not go on the {card_name(top)}: "
                 "piles are built in suit",
                 **params,
             )
         if NEXT[top] != card:
             return err(  # type: ignore[no-any-return]
-                "wrong-rank",
+                codes.WRONG_RANK,
                 f"the {card_name(card)} does not go on the {card_name(top)}: "
                 f"it takes the {card_name(NEXT[top])}",
                 need=CARD_CODES[NEXT[top]],
@@ -542,34 +519,55 @@ class Game:
         """Parse move text (raises :class:`MoveError`); legality is not checked."""
         return Move.from_text(text)
 
-    def play(self, move: Move | str) -> Move:
-        """Checked door: parse, check, push.  A rejected move changes nothing.
+    def play(self, move: Move) -> Move:
+        """Checked door: check, push.  A rejected move changes nothing.
 
-        Raises :class:`MoveError` (unreadable) or :class:`IllegalMoveError`
-        (with a reason ``code``).  Playing the move that redo would play keeps
-        the rest of the redo list; any other move clears it.
+        Raises :class:`IllegalMoveError` (with a reason ``code``).  Playing
+        the move that redo would play keeps the rest of the redo list; any
+        other move clears it.  Text is read by :meth:`play_text`.
         """
-        m = Move.from_text(move) if isinstance(move, str) else move
-        problem = self.reason(m)
+        if not isinstance(move, Move):
+            raise TypeError(
+                f"play takes a Move, not {type(move).__name__} (text goes to play_text)"
+            )
+        problem = self.reason(move)
         if problem is not None:
             raise problem
-        self.push(m)
-        if self._redo and self._redo[-1] == m:
+        self.push(move)
+        if self._redo and self._redo[-1] == move:
             self._redo.pop()
         else:
             self._redo.clear()
-        return m
+        return move
 
-    def play_all(self, moves: str | Iterable[Move | str]) -> list[Move]:
+    def play_text(self, text: str) -> Move:
+        """The text door: read one move (:class:`MoveError` if unreadable), then :meth:`play` it.
+
+        >>> Game(1).play_text("d")
+        Move.from_text('d')
+        """
+        return self.play(Move.from_text(text))
+
+    def play_all(self, moves: Iterable[Move]) -> list[Move]:
         """Play a list of moves; on an illegal one raise with its number (from 1).
 
         The moves before the bad one stay played.
         """
-        items: Iterable[Move | str] = split_move_text(moves) if isinstance(moves, str) else moves
+        return self._play_each(moves, self.play)
+
+    def play_all_text(self, text: str) -> list[Move]:
+        """Play moves written as text, separated by spaces or commas (``12.`` numbers
+        skipped); on an unreadable or illegal one raise with its number (from 1).
+
+        The moves before the bad one stay played.
+        """
+        return self._play_each(split_move_text(text), self.play_text)
+
+    def _play_each(self, items: Iterable[_T], door: Callable[[_T], Move]) -> list[Move]:
         played: list[Move] = []
         for i, item in enumerate(items, start=1):
             try:
-                played.append(self.play(item))
+                played.append(door(item))
             except (MoveError, IllegalMoveError) as exc:
                 exc.params["number"] = self.moves_played + 1
                 exc.params["index"] = i
@@ -684,17 +682,18 @@ class Game:
             return MoveEffect(move, piles=(grid[move.src], grid[move.dst]))
         return MoveEffect(move)
 
-    def preview(self, move: Move | str) -> MoveEffect:
+    def preview(self, move: Move) -> MoveEffect:
         """What ``move`` would do here (checked like :meth:`play`; the game is unchanged).
 
         The effect names the card that would fill a space: a screen or a hint
         that must not show the stock's order leaves ``fill`` out.
         """
-        m = Move.from_text(move) if isinstance(move, str) else move
-        problem = self.reason(m)
+        if not isinstance(move, Move):
+            raise TypeError(f"preview takes a Move, not {type(move).__name__}")
+        problem = self.reason(move)
         if problem is not None:
             raise problem
-        self.push(m)
+        self.push(move)
         try:
             effect = self.last_effect()
         finally:
@@ -705,7 +704,7 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move; :meth:`redo` plays it again."""
         if not self.can_undo:
-            raise IllegalMoveError("nothing-to-undo", "there is no move to undo")
+            raise IllegalMoveError(codes.NOTHING_TO_UNDO, "there is no move to undo")
         move = self.pop()
         self._redo.append(move)
         return move
@@ -713,7 +712,7 @@ class Game:
     def redo(self) -> Move:
         """Play again the last move undone."""
         if not self.can_redo:
-            raise IllegalMoveError("nothing-to-redo", "there is no move to redo")
+            raise IllegalMoveError(codes.NOTHING_TO_REDO, "there is no move to redo")
         move = self._redo.pop()
         self.push(move)
         return move
@@ -725,7 +724,7 @@ class Game:
         giving up twice changes nothing.  A given-up game has no legal moves.
         """
         if self.is_won():
-            raise IllegalMoveError("game-won", "the game is won: there is nothing to give up")
+            raise IllegalMoveError(codes.GAME_WON, "the game is won: there is nothing to give up")
         self.given_up = True
 
     # ------------------------------------------------------------- game over
@@ -843,7 +842,7 @@ class Game:
         fields = text.split()
         if len(fields) not in (5, 6):
             raise PositionError(
-                "position-fields",
+                codes.POSITION_FIELDS,
                 f"a position has 6 fields separated by spaces, found {len(fields)}",
                 found=len(fields),
             )
@@ -853,23 +852,23 @@ class Game:
         try:
             rules = Rules.parse(rules_text)
         except RulesError as exc:
-            raise PositionError("position-rules", f"bad rules in position: {exc}") from exc
+            raise PositionError(codes.POSITION_RULES, f"bad rules in position: {exc}") from exc
         rows = grid_text.split("/")
         if len(rows) != 3 or any(len(r.split(",")) != COLUMNS for r in rows):
             raise PositionError(
-                "position-grid", "the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"
+                codes.POSITION_GRID, "the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"
             )
         try:
             grid = [tuple(parse_cards(cell)) for r in rows for cell in r.split(",")]
             stock = parse_cards(stock_text)[::-1]
             talon = parse_cards(talon_text)
         except CardError as exc:
-            raise PositionError("position-card", f"bad card in position: {exc}") from exc
+            raise PositionError(codes.POSITION_CARD, f"bad card in position: {exc}") from exc
         for i, pile in enumerate(grid):
             for a, b in itertools.pairwise(pile):
                 if NEXT[a] != b:
                     raise PositionError(
-                        "position-pile",
+                        codes.POSITION_PILE,
                         f"pile {CELL_NAMES[i]} is not built in suit sequence",
                         cell=CELL_NAMES[i],
                     )
@@ -877,7 +876,7 @@ class Game:
         wrong = [c for c in range(N_CARDS) if counts.get(c, 0) != 2]
         if wrong:
             raise PositionError(
-                "position-cards",
+                codes.POSITION_CARDS,
                 "every card must appear exactly twice: "
                 + ", ".join(f"{CARD_CODES[c]} ({counts.get(c, 0)})" for c in wrong),
             )
@@ -885,13 +884,14 @@ class Game:
         moves_before = parse_number(moves_text, MAX_COUNT)
         if redeals is None or moves_before is None or max(redeals, moves_before) > MAX_COUNT:
             raise PositionError(
-                "position-counts",
+                codes.POSITION_COUNTS,
                 f"redeals and moves must be whole numbers from 0 to {MAX_COUNT}",
                 max=MAX_COUNT,
             )
         if rules.redeals is not None and redeals > rules.redeals:
             raise PositionError(
-                "position-redeals", f"{redeals} redeals done but the rules allow {rules.redeals}"
+                codes.POSITION_REDEALS,
+                f"{redeals} redeals done but the rules allow {rules.redeals}"
             )
         self.rules = rules
         self.grid = grid
@@ -900,129 +900,6 @@ class Game:
         self.redeals_done = redeals
         self._moves_before = moves_before
 
-    # -------------------------------------------------------- text: records
-    def record(self) -> str:
-        """The game record (like PGN): tags, then the numbered moves.
-
-        Tags: ``Rules``; ``Game`` (the game number) or ``Deck`` or
-        ``Position`` for the start; ``Moves``; ``Score``; ``Result``
-        (``won``, ``over``, ``given up`` or ``in progress``); and any tag
-        kept in :attr:`tags`.
-        """
-        tags: dict[str, str] = {"Event": "Devil's Grip", "Rules": str(self.rules)}
-        if self.number is not None:
-            tags["Game"] = str(self.number)
-        elif self.deck is not None:
-            tags["Deck"] = format_deck(self.deck)
-        else:
-            tags["Position"] = self.start_position
-        for name, value in self.tags.items():
-            if name not in _COMPUTED_TAGS and name not in tags:
-                tags[name] = value
-        tags["Moves"] = str(self.moves_played)
-        tags["Score"] = str(self.score)
-        tags["Result"] = self.status.value
-        lines = [f'[{name} "{_escape(value)}"]' for name, value in tags.items()]
-        body: list[str] = []
-        for i, move in enumerate(self.move_stack, start=1):
-            body.append(f"{i}. {move.text()}")
-        end = {
-            Status.GIVEN_UP: f"{{given up, score {self.score}}}",
-            Status.WON: "{won}",
-            Status.OVER: f"{{over, score {self.score}}}",
-            Status.IN_PROGRESS: "*",
-        }[self.status]
-        body.append(end)
-        text_lines: list[str] = []
-        line = ""
-        for token in body:
-            if len(line) + len(token) + 1 > 78 and line:
-                text_lines.append(line)
-                line = token
-            else:
-                line = f"{line} {token}" if line else token
-        text_lines.append(line)
-        return "\n".join(lines) + "\n\n" + "\n".join(text_lines) + "\n"
-
-    @classmethod
-    def from_record(cls, text: str, *, verify: bool = True) -> Game:
-        """Replay a game record; raises :class:`RecordError` naming the problem.
-
-        With ``verify``, the ``Moves``, ``Score`` and ``Result`` tags, when
-        present, must agree with the replay.
-        """
-        tags: dict[str, str] = {}
-        body_lines: list[str] = []
-        for raw in text.splitlines():
-            line = raw.strip()
-            if line.startswith("["):
-                m = _TAG_RE.fullmatch(line)
-                if m is None:
-                    raise RecordError("record-bad-tag", f"cannot read tag line: {line}", line=line)
-                tags[m.group(1)] = _unescape(m.group(2))
-            elif line:
-                body_lines.append(line)
-        body = strip_comments("\n".join(body_lines))  # a ';' comment ends at its line
-        tokens = [t for t in split_move_text(body) if t != "*"]
-        rules = tags.get("Rules", "classic")
-        try:
-            if "Game" in tags:
-                value = tags["Game"]
-                if parse_number(value, MAX_GAME_NUMBER) is None:
-                    raise RecordError("record-bad-game", f"bad game number '{value}'")
-                game = cls(parse_game_number(value), rules=rules)
-                if "Deck" in tags and parse_deck(tags["Deck"]) != list(game.deck or ()):
-                    raise RecordError(
-                        "record-deck-mismatch", "the Deck tag is not the deck of Game"
-                    )
-            elif "Deck" in tags:
-                game = cls(deck=tags["Deck"], rules=rules)
-            elif "Position" in tags:
-                game = cls.from_position(tags["Position"])
-                if "Rules" in tags and game.rules != Rules.parse(rules):
-                    raise RecordError("record-rules-mismatch", "Rules and Position disagree")
-            else:
-                raise RecordError(
-                    "record-no-start", "the record has no Game, Deck or Position tag"
-                )
-        except (DeckError, RulesError, PositionError) as exc:
-            raise RecordError(exc.code, f"bad record start: {exc}", **exc.params) from exc
-        for name, value in tags.items():
-            if name not in _COMPUTED_TAGS:
-                game.tags[name] = value
-        for i, token in enumerate(tokens, start=1):
-            try:
-                game.play(token)
-            except (MoveError, IllegalMoveError) as exc:
-                raise RecordError(
-                    "record-illegal-move",
-                    f"move {i} '{token}': {exc.message}",
-                    number=i,
-                    move=token,
-                    reason=exc.code,
-                    reason_params=exc.params,
-                ) from exc
-        result = tags.get("Result", "")
-        if result == Status.GIVEN_UP.value:
-            game.give_up()
-        if verify:
-            if "Moves" in tags and tags["Moves"] != str(game.moves_played):
-                raise RecordError(
-                    "record-mismatch",
-                    f"the record says {tags['Moves']} moves but has {game.moves_played}",
-                )
-            if "Score" in tags and tags["Score"] != str(game.score):
-                raise RecordError(
-                    "record-mismatch",
-                    f"the record says score {tags['Score']} but the moves give {game.score}",
-                )
-            if result and result != game.status.value:
-                raise RecordError(
-                    "record-mismatch",
-                    f"the record says '{result}' but the moves give '{game.status.value}'",
-                )
-        return game
-
     def __repr__(self) -> str:
         return f"Game.from_position({self.position()!r})"
 
@@ -1030,26 +907,12 @@ class Game:
         return self.position()
 
 
-_COMPUTED_TAGS: Final = frozenset({"Event", "Rules", "Game", "Deck", "Position", "Moves",
-                                   "Score", "Result"})
-_TAG_RE: Final = re.compile(r'\[\s*([A-Za-z][\w-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-
-
 def _deck_text(cards: Iterable[Card]) -> str:
     """A list of card ints as a deck string; raises :class:`DeckError` for a non-card."""
-    codes: list[str] = []
+    words: list[str] = []
     for pos, card in enumerate(cards, start=1):
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < N_CARDS:
-            raise DeckError("deck-unknown-card", f"position {pos}: unknown card '{card!r}'",
+            raise DeckError(codes.DECK_UNKNOWN_CARD, f"position {pos}: unknown card '{card!r}'",
                             position=pos, card=repr(card)[:20])
-        codes.append(CARD_CODES[card])
-    return " ".join(codes)
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
-
+        words.append(CARD_CODES[card])
+    return " ".join(words)

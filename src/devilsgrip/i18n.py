@@ -32,6 +32,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from devilsgrip import codes
+
 LANGUAGES: Final = ("en", "fr", "da", "es", "hu")
 LANGUAGE_NAMES: Final = {
     "en": "English",
@@ -316,14 +318,25 @@ others write J, Q, K).  The notation keeps its codes (``QH``) in every language.
 def card_symbol(card: int, lang: str | None = None) -> str:
     """The card as the screens show it: rank and suit symbol in the player's language
     (``"10♠"``, ``"Q♥"``; ``"D♥"`` in French and Hungarian)."""
-    from devilsgrip.cards import RANK_OF
+    code = _lang(lang)
+    symbols = _CARD_SYMBOLS.get(code)
+    if symbols is None:
+        symbols = _CARD_SYMBOLS[code] = _card_symbols(code)
+    return symbols[card]
+
+
+def _card_symbols(code: str) -> tuple[str, ...]:
+    """Every card's symbol in language ``code``, by card (made once per language)."""
+    from devilsgrip.cards import N_CARDS, RANK_OF
     from devilsgrip.cards import card_symbol as plain
 
-    rank = RANK_OF[card]
-    letters = RANK_LETTERS.get(_lang(lang))
-    if letters is None or rank < 11:
-        return plain(card)
-    return letters[rank - 11] + plain(card)[-1]
+    letters = RANK_LETTERS.get(code)
+    return tuple(plain(card) if letters is None or RANK_OF[card] < 11
+                 else letters[RANK_OF[card] - 11] + plain(card)[-1]
+                 for card in range(N_CARDS))
+
+
+_CARD_SYMBOLS: dict[str, tuple[str, ...]] = {}
 
 
 def _lang(lang: str | None) -> str:
@@ -390,106 +403,106 @@ def rating_label(value: object, lang: str | None = None) -> str:
 # -------------------------------------------------------------------- errors
 ERROR_MESSAGES: Final[dict[str, str]] = {
     # illegal moves (IllegalMoveError)
-    "stock-empty": N_("the stock is empty"),
-    "stock-not-empty": N_("the stock is not empty yet: deal it first"),
-    "talon-empty": N_("the talon is empty"),
-    "swap-both-empty": N_("{a} and {b} are both empty"),
-    "source-empty": N_("{cell} is empty"),
-    "no-card-fits": N_("no card of {cell} goes on {target}: it takes {need}"),
-    "target-empty": N_("{cell} is empty: a space takes a pile only by a swap"),
-    "card-is-base": N_("{card} is a base: bases reach the grid only by filling a space"),
-    "target-complete": N_("nothing goes on {target}: its sequence ends there"),
-    "wrong-suit": N_("{card} does not go on {target}: piles are built in suit"),
-    "wrong-rank": N_("{card} does not go on {target}: it takes {need}"),
-    "game-given-up": N_("this game was given up"),
-    "nothing-to-undo": N_("there is no move to undo"),
-    "nothing-to-redo": N_("there is no move to redo"),
+    codes.STOCK_EMPTY: N_("the stock is empty"),
+    codes.STOCK_NOT_EMPTY: N_("the stock is not empty yet: deal it first"),
+    codes.TALON_EMPTY: N_("the talon is empty"),
+    codes.SWAP_BOTH_EMPTY: N_("{a} and {b} are both empty"),
+    codes.SOURCE_EMPTY: N_("{cell} is empty"),
+    codes.NO_CARD_FITS: N_("no card of {cell} goes on {target}: it takes {need}"),
+    codes.TARGET_EMPTY: N_("{cell} is empty: a space takes a pile only by a swap"),
+    codes.CARD_IS_BASE: N_("{card} is a base: bases reach the grid only by filling a space"),
+    codes.TARGET_COMPLETE: N_("nothing goes on {target}: its sequence ends there"),
+    codes.WRONG_SUIT: N_("{card} does not go on {target}: piles are built in suit"),
+    codes.WRONG_RANK: N_("{card} does not go on {target}: it takes {need}"),
+    codes.GAME_GIVEN_UP: N_("this game was given up"),
+    codes.NOTHING_TO_UNDO: N_("there is no move to undo"),
+    codes.NOTHING_TO_REDO: N_("there is no move to redo"),
     # move text (MoveError) and cards (CardError)
-    "move-bad-text": N_("cannot read move '{text}' (write d, r, t-c2, a1-c2 or a1=c2)"),
-    "cell-unknown": N_("unknown cell '{cell}' (cells are a1 .. h3)"),
-    "move-same-cell": N_("move '{text}' names the same cell twice"),
-    "card-unknown": N_("unknown card '{card}'"),
-    "cards-bad-text": N_("cannot read cards '{card}'"),
+    codes.MOVE_BAD_TEXT: N_("cannot read move '{text}' (write d, r, t-c2, a1-c2 or a1=c2)"),
+    codes.CELL_UNKNOWN: N_("unknown cell '{cell}' (cells are a1 .. h3)"),
+    codes.MOVE_SAME_CELL: N_("move '{text}' names the same cell twice"),
+    codes.CARD_UNKNOWN: N_("unknown card '{card}'"),
+    codes.CARDS_BAD_TEXT: N_("cannot read cards '{card}'"),
     # decks and game numbers (DeckError)
-    "deck-unknown-card": N_("position {position}: unknown card '{card}'"),
-    "deck-wrong-cards": N_("this is not a deck of 96 cards, two of each"),
-    "game-number-range": N_("game numbers are whole numbers from 1 to {max}, not '{number}'"),
-    "game-number-bad": N_("game numbers are whole numbers from 1 to {max}, not '{number}'"),
+    codes.DECK_UNKNOWN_CARD: N_("position {position}: unknown card '{card}'"),
+    codes.DECK_WRONG_CARDS: N_("this is not a deck of 96 cards, two of each"),
+    codes.GAME_NUMBER_RANGE: N_("game numbers are whole numbers from 1 to {max}, not '{number}'"),
+    codes.GAME_NUMBER_BAD: N_("game numbers are whole numbers from 1 to {max}, not '{number}'"),
     # rules (RulesError)
-    "rules-empty": N_("no rules given: name a preset such as 'classic'"),
-    "rules-unknown-preset": N_("unknown rules preset '{preset}' (choose from {presets})"),
-    "rules-bad-option": N_("bad rules option '{option}': write name=value"),
-    "rules-bad-value": N_("bad value '{value}' for {option}: {expected}"),
-    "rules-unknown-option": N_("unknown rules option '{option}' (choose from {options})"),
+    codes.RULES_EMPTY: N_("no rules given: name a preset such as 'classic'"),
+    codes.RULES_UNKNOWN_PRESET: N_("unknown rules preset '{preset}' (choose from {presets})"),
+    codes.RULES_BAD_OPTION: N_("bad rules option '{option}': write name=value"),
+    codes.RULES_BAD_VALUE: N_("bad value '{value}' for {option}: {expected}"),
+    codes.RULES_UNKNOWN_OPTION: N_("unknown rules option '{option}' (choose from {options})"),
     # positions (PositionError)
-    "position-fields": N_("a position has 6 fields separated by spaces, found {found}"),
-    "position-rules": N_("bad rules in the position"),
-    "position-grid": N_("the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"),
-    "position-card": N_("bad card in the position"),
-    "position-pile": N_("pile {cell} is not built in suit sequence"),
-    "position-cards": N_("every card must appear exactly twice"),
-    "position-counts": N_("redeals and moves must be whole numbers from 0 to {max}"),
-    "position-redeals": N_("more redeals done than the rules allow"),
+    codes.POSITION_FIELDS: N_("a position has 6 fields separated by spaces, found {found}"),
+    codes.POSITION_RULES: N_("bad rules in the position"),
+    codes.POSITION_GRID: N_("the grid needs 3 rows of 8 cells (rows by '/', cells by ',')"),
+    codes.POSITION_CARD: N_("bad card in the position"),
+    codes.POSITION_PILE: N_("pile {cell} is not built in suit sequence"),
+    codes.POSITION_CARDS: N_("every card must appear exactly twice"),
+    codes.POSITION_COUNTS: N_("redeals and moves must be whole numbers from 0 to {max}"),
+    codes.POSITION_REDEALS: N_("more redeals done than the rules allow"),
     # game records (RecordError)
-    "record-bad-tag": N_("cannot read tag line: {line}"),
-    "record-bad-game": N_("bad game number in the record"),
-    "record-deck-mismatch": N_("the Deck tag is not the deck of Game"),
-    "record-rules-mismatch": N_("Rules and Position disagree"),
-    "record-no-start": N_("the record has no Game, Deck or Position tag"),
-    "record-illegal-move": N_("move {number} '{move}': {reason}"),
-    "record-mismatch": N_("the record does not agree with its moves"),
-    "record-bad-hints": N_("bad number of hints in the record"),
+    codes.RECORD_BAD_TAG: N_("cannot read tag line: {line}"),
+    codes.RECORD_BAD_GAME: N_("bad game number in the record"),
+    codes.RECORD_DECK_MISMATCH: N_("the Deck tag is not the deck of Game"),
+    codes.RECORD_RULES_MISMATCH: N_("Rules and Position disagree"),
+    codes.RECORD_NO_START: N_("the record has no Game, Deck or Position tag"),
+    codes.RECORD_ILLEGAL_MOVE: N_("move {number} '{move}': {reason}"),
+    codes.RECORD_MISMATCH: N_("the record does not agree with its moves"),
+    codes.RECORD_BAD_HINTS: N_("bad number of hints in the record"),
     # analysis runs and results files (AnalysisError)
-    "results-missing": N_("no results file at {path}"),
-    "results-unreadable": N_("cannot use {path} as a results file: {reason}"),
-    "results-newer": N_("{path} was written by a newer version of devilsgrip"),
-    "results-busy": N_(
+    codes.RESULTS_MISSING: N_("no results file at {path}"),
+    codes.RESULTS_UNREADABLE: N_("cannot use {path} as a results file: {reason}"),
+    codes.RESULTS_NEWER: N_("{path} was written by a newer version of devilsgrip"),
+    codes.RESULTS_BUSY: N_(
         "another run is writing {path}: wait for it, or write to a SQLite file, "
         "which several runs can share"
     ),
-    "parquet-unavailable": N_("Parquet needs pyarrow: pip install 'devilsgrip[analysis]'"),
-    "dask-unavailable": N_(
+    codes.PARQUET_UNAVAILABLE: N_("Parquet needs pyarrow: pip install 'devilsgrip[analysis]'"),
+    codes.DASK_UNAVAILABLE: N_(
         "the Dask backend needs dask.distributed: pip install 'devilsgrip[cluster]'"
     ),
-    "dask-unreachable": N_("cannot reach the Dask scheduler {scheduler}: {reason}"),
-    "worker-died": N_(
+    codes.DASK_UNREACHABLE: N_("cannot reach the Dask scheduler {scheduler}: {reason}"),
+    codes.WORKER_DIED: N_(
         "a worker process died (out of memory?): rerun the same command to resume"
     ),
     # thinking time (LimitError)
-    "time-limit-bad": N_("the time limit must be a positive number of seconds, not {limit}"),
+    codes.TIME_LIMIT_BAD: N_("the time limit must be a positive number of seconds, not {limit}"),
     # the store (StoreError); the same English as store.py
-    "store-corrupt": N_(
+    codes.STORE_CORRUPT: N_(
         "the database {path} is damaged or is not a devilsgrip database; it was left untouched"
     ),
-    "store-newer": N_(
+    codes.STORE_NEWER: N_(
         "the database {path} was written by a newer version of devilsgrip "
         "(schema {found}, this version reads up to {supported}); it was left untouched"
     ),
-    "store-unreadable": N_("cannot open the database {path}: {reason}; it was left untouched"),
-    "store-write-failed": N_("cannot save to the database {path}: {reason}"),
-    "store-create-failed": N_(
+    codes.STORE_UNREADABLE: N_("cannot open the database {path}: {reason}; it was left untouched"),
+    codes.STORE_WRITE_FAILED: N_("cannot save to the database {path}: {reason}"),
+    codes.STORE_CREATE_FAILED: N_(
         "cannot create the database {path}: {reason}; nothing was left behind"),
-    "store-no-game": N_("there is no game {game_id} in the database {path}"),
-    "store-game-changed": N_("game {game_id} was changed by another window or program"),
-    "store-missing": N_("there is no database {path}"),
+    codes.STORE_NO_GAME: N_("there is no game {game_id} in the database {path}"),
+    codes.STORE_GAME_CHANGED: N_("game {game_id} was changed by another window or program"),
+    codes.STORE_MISSING: N_("there is no database {path}"),
     # picking up and dropping (the table layer)
-    "pick-empty": N_("{cell} is empty: there is nothing to pick up"),
-    "drop-off-grid": N_("cards are dropped on the grid, not on the stock or the talon"),
-    "drop-from-stock": N_("the stock is dealt, not dropped"),
-    "swap-off-grid": N_("only the cells of the grid swap their piles"),
-    "place-unknown": N_("unknown place '{place}' (a1 .. h3, stock, talon)"),
+    codes.PICK_EMPTY: N_("{cell} is empty: there is nothing to pick up"),
+    codes.DROP_OFF_GRID: N_("cards are dropped on the grid, not on the stock or the talon"),
+    codes.DROP_FROM_STOCK: N_("the stock is dealt, not dropped"),
+    codes.SWAP_OFF_GRID: N_("only the cells of the grid swap their piles"),
+    codes.PLACE_UNKNOWN: N_("unknown place '{place}' (a1 .. h3, stock, talon)"),
     # the lifecycle of a game (PlaySession)
-    "game-finished": N_("this game is finished: its result stands"),
-    "game-won": N_("the game is won: there is nothing to give up"),
-    "game-live": N_("this game is still being played"),
-    "store-none": N_("no database"),
+    codes.GAME_FINISHED: N_("this game is finished: its result stands"),
+    codes.GAME_WON: N_("the game is won: there is nothing to give up"),
+    codes.GAME_LIVE: N_("this game is still being played"),
+    codes.STORE_NONE: N_("no database"),
     # the daily deal and the winnable deals
-    "daily-date-bad": N_("bad date '{date}': write it YYYY-MM-DD, e.g. 2026-12-05"),
-    "daily-date-range": N_("there is no daily deal on {date}: the days run from 2000-01-01 "
+    codes.DAILY_DATE_BAD: N_("bad date '{date}': write it YYYY-MM-DD, e.g. 2026-12-05"),
+    codes.DAILY_DATE_RANGE: N_("there is no daily deal on {date}: the days run from 2000-01-01 "
                            "to 2999-12-31"),
-    "daily-future": N_("the daily deal of {date} cannot be played yet"),
-    "winnable-rules": N_("winnable deals are catalogued for single-pass only"),
-    "catalog-rules": N_("winnable deals are catalogued for single-pass only, not {rules}"),
+    codes.DAILY_FUTURE: N_("the daily deal of {date} cannot be played yet"),
+    codes.WINNABLE_RULES: N_("winnable deals are catalogued for single-pass only"),
+    codes.CATALOG_RULES: N_("winnable deals are catalogued for single-pass only, not {rules}"),
 }
 """English template (a catalog source string) of every known reason code."""
 
@@ -533,9 +546,9 @@ def error_text(
         if card is not None:
             values[name] = card_label(card, language, definite=True)
             values[name + "_onto"] = _card_onto(card, language)
-    if code == "talon-empty" and params.get("move") == "r":
+    if code == codes.TALON_EMPTY and params.get("move") == "r":
         return cat.gettext("the talon is empty: nothing to redeal")
-    if code == "no-redeals-left":
+    if code == codes.NO_REDEALS_LEFT:
         allowed = params.get("allowed")
         n = allowed if isinstance(allowed, int) else 0
         return cat.ngettext(
@@ -543,21 +556,21 @@ def error_text(
             "no redeals left (these rules allow {n} redeals)",
             n,
         ).format(n=n)
-    if code == "deck-wrong-cards":
+    if code == codes.DECK_WRONG_CARDS:
         return _deck_problem(params, cat)
     if code.startswith("store-"):
         # the store names its schema version in "supported" (i18n does not import the store)
         for name in ("path", "reason", "found", "supported", "game_id"):
             values.setdefault(name, "")
-    if code in ("game-number-range", "game-number-bad"):  # one sentence for every case
+    if code in (codes.GAME_NUMBER_RANGE, codes.GAME_NUMBER_BAD):  # one sentence for every case
         values["max"] = MAX_GAME_NUMBER
         values["number"] = short_text(str(params.get("number", "")).strip(), NUMBER_SHOWN)
-    if code == "rules-bad-value":
+    if code == codes.RULES_BAD_VALUE:
         expected = _RULES_EXPECTED.get(str(params.get("option")))
         values["expected"] = (
             cat.gettext(expected).format(max=MAX_COUNT) if expected else ""
         )
-    if code == "record-illegal-move":
+    if code == codes.RECORD_ILLEGAL_MOVE:
         inner = params.get("reason")
         inner_params = params.get("reason_params")
         values["reason"] = error_text(
@@ -595,7 +608,7 @@ def _deck_problem(params: Mapping[str, Any], cat: gettext.NullTranslations) -> s
     if cards:
         parts.append(", ".join(cards))
     if not parts:
-        return cat.gettext(ERROR_MESSAGES["deck-wrong-cards"])
+        return cat.gettext(ERROR_MESSAGES[codes.DECK_WRONG_CARDS])
     return "; ".join(parts)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
+from devilsgrip import codes
 from devilsgrip.cards import (
     CARD_CODES,
     CELL_NAMES,
@@ -40,7 +41,7 @@ def parse_card(text: str) -> Card:
     """The card named by ``text``; raises :class:`CardError`."""
     card = parse_card_or_none(text)
     if card is None:
-        raise CardError("card-unknown", f"unknown card '{text}'", card=text)
+        raise CardError(codes.CARD_UNKNOWN, f"unknown card '{text}'", card=text)
     return card
 
 
@@ -54,10 +55,10 @@ def parse_game_number(text: str) -> int:
     shown = short_text(written)
     number = parse_number(written, MAX_GAME_NUMBER)
     if number is None:
-        raise DeckError("game-number-bad", f"bad game number '{shown}'", number=shown)
+        raise DeckError(codes.GAME_NUMBER_BAD, f"bad game number '{shown}'", number=shown)
     if not 1 <= number <= MAX_GAME_NUMBER:
         raise DeckError(
-            "game-number-range",
+            codes.GAME_NUMBER_RANGE,
             f"game number {shown} is out of range: 1 .. {MAX_GAME_NUMBER}",
             number=shown,
         )
@@ -69,7 +70,7 @@ def parse_cell(text: str) -> int:
     cell = CELL_INDEX.get(text.strip().lower())
     if cell is None:
         raise MoveError(
-            "cell-unknown", f"unknown cell '{text}' (cells are a1 .. h3)", cell=text
+            codes.CELL_UNKNOWN, f"unknown cell '{text}' (cells are a1 .. h3)", cell=text
         )
     return cell
 
@@ -116,7 +117,7 @@ class Move:
         m = _MOVE_RE.fullmatch(t)
         if m is None:
             raise MoveError(
-                "move-bad-text",
+                codes.MOVE_BAD_TEXT,
                 f"cannot read move '{text}' (write d, r, t-c2, a1-c2 or a1=c2)",
                 text=text,
             )
@@ -125,7 +126,7 @@ class Move:
         if src == "t":
             if op != "-":
                 raise MoveError(
-                    "move-bad-text",
+                    codes.MOVE_BAD_TEXT,
                     f"cannot read move '{text}': the talon only builds (t-c2)",
                     text=text,
                 )
@@ -133,7 +134,7 @@ class Move:
         s = parse_cell(src)
         if s == d:
             raise MoveError(
-                "move-same-cell", f"move '{text}' names the same cell twice", text=text
+                codes.MOVE_SAME_CELL, f"move '{text}' names the same cell twice", text=text
             )
         return GRID_BUILDS[s][d] if op == "-" else SWAPS[s][d]
 
@@ -261,7 +262,7 @@ def parse_deck(text: str) -> list[Card]:
         card = parse_card_or_none(token)
         if card is None:
             raise DeckError(
-                "deck-unknown-card",
+                codes.DECK_UNKNOWN_CARD,
                 f"position {pos}: unknown card '{token}'",
                 position=pos,
                 card=token,
@@ -278,7 +279,7 @@ def parse_deck(text: str) -> list[Card]:
         problems.append(", ".join(f"{CARD_CODES[c]} {_times(n)}" for c, n in wrong))
     if problems:
         raise DeckError(
-            "deck-wrong-cards",
+            codes.DECK_WRONG_CARDS,
             "; ".join(problems),
             count=len(cards),
             wrong={CARD_CODES[c]: n for c, n in wrong},
@@ -310,5 +311,5 @@ def parse_cards(text: str) -> list[Card]:
     if text == "-":
         return []
     if len(text) % 2:
-        raise CardError("cards-bad-text", f"cannot read cards '{text}'", card=text)
+        raise CardError(codes.CARDS_BAD_TEXT, f"cannot read cards '{text}'", card=text)
     return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]

@@ -2,8 +2,7 @@
 
 >>> from devilsgrip.game import Game
 >>> game = Game(2)
->>> for move in ("d", "d", "d"):
-...     _ = game.play(move)
+>>> _ = game.play_all_text("d d d")
 >>> review = review_game(game, time_limit=5.0, judge=False)
 >>> review.start_best, [m.best for m in review.moves]
 (0, [0, 0, 0])

@@ -13,9 +13,10 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
+from devilsgrip import codes
 from devilsgrip.cards import DECK_SIZE, MAX_COUNT, parse_number, short_text
 from devilsgrip.errors import RulesError
 
@@ -26,6 +27,15 @@ OPTION_NAMES: Final = ("draw", "redeals", "move_unit", "fill_from_talon")
 """The options a rules text may set, in the order they are written."""
 
 
+_PRESET_OPTIONS: Final[dict[str, tuple[int, int | None, MoveUnit, bool]]] = {
+    "classic": (3, None, "run", True),
+    "single-pass": (3, 0, "run", True),
+    "literal": (3, 0, "card", False),
+}
+"""The presets' options, in the order of :data:`OPTION_NAMES` (:data:`PRESETS` are made of
+them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The options in force.  ``redeals=None`` means unlimited."""
@@ -34,6 +44,11 @@ class Rules:
     redeals: int | None = None
     move_unit: MoveUnit = "run"
     fill_from_talon: bool = True
+    text: str = field(default="", init=False, compare=False, hash=False, repr=False)
+    """The canonical text (what ``str`` gives), written once when the rules are made."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self._canonical_text())
 
     @classmethod
     def parse(cls, text: str | Rules) -> Rules:
@@ -42,7 +57,7 @@ class Rules:
             return text
         parts = [p.strip() for p in str(text).strip().lower().split(",")]
         if not parts or not parts[0]:
-            raise RulesError("rules-empty", "no rules given: name a preset such as 'classic'")
+            raise RulesError(codes.RULES_EMPTY, "no rules given: name a preset such as 'classic'")
         head = parts[0]
         if "=" in head:
             rules = PRESETS["classic"]
@@ -50,7 +65,7 @@ class Rules:
         else:
             if head not in PRESETS:
                 raise RulesError(
-                    "rules-unknown-preset",
+                    codes.RULES_UNKNOWN_PRESET,
                     f"unknown rules preset '{head}' (choose from {', '.join(PRESETS)})",
                     preset=head,
                     presets=", ".join(PRESETS),
@@ -67,13 +82,13 @@ class Rules:
         shown = short_text(value)
         if not eq or not name:
             raise RulesError(
-                "rules-bad-option", f"bad rules option '{item}': write name=value", option=item
+                codes.RULES_BAD_OPTION, f"bad rules option '{item}': write name=value", option=item
             )
         if name == "draw":
             draw = parse_number(value, DECK_SIZE)
             if draw is None or not 1 <= draw <= DECK_SIZE:
                 raise RulesError(
-                    "rules-bad-value",
+                    codes.RULES_BAD_VALUE,
                     f"bad value '{shown}' for draw: a whole number from 1 to {DECK_SIZE}",
                     option=name,
                     value=shown,
@@ -85,7 +100,7 @@ class Rules:
             redeals = parse_number(value, MAX_COUNT)
             if redeals is None or redeals > MAX_COUNT:
                 raise RulesError(
-                    "rules-bad-value",
+                    codes.RULES_BAD_VALUE,
                     f"bad value '{shown}' for redeals: a whole number from 0 to {MAX_COUNT} "
                     "or 'unlimited'",
                     option=name,
@@ -96,7 +111,7 @@ class Rules:
         if name == "move_unit":
             if value not in ("run", "card"):
                 raise RulesError(
-                    "rules-bad-value",
+                    codes.RULES_BAD_VALUE,
                     f"bad value '{shown}' for move_unit: 'run' or 'card'",
                     option=name,
                     value=shown,
@@ -108,13 +123,13 @@ class Rules:
             if value in ("false", "no", "0", "off"):
                 return replace(self, fill_from_talon=False)
             raise RulesError(
-                "rules-bad-value",
+                codes.RULES_BAD_VALUE,
                 f"bad value '{shown}' for fill_from_talon: 'true' or 'false'",
                 option=name,
                 value=shown,
             )
         raise RulesError(
-            "rules-unknown-option",
+            codes.RULES_UNKNOWN_OPTION,
             f"unknown rules option '{name}' (choose from {', '.join(OPTION_NAMES)})",
             option=name,
             options=", ".join(OPTION_NAMES),
@@ -142,10 +157,14 @@ class Rules:
         return str(value)
 
     def __str__(self) -> str:
+        return self.text
+
+    def _canonical_text(self) -> str:
         """Canonical text: the preset that needs fewest overrides, then the overrides."""
         best: tuple[int, str] | None = None
-        for name, rules in PRESETS.items():
-            diffs = [n for n in OPTION_NAMES if getattr(rules, n) != getattr(self, n)]
+        for name, options in _PRESET_OPTIONS.items():
+            diffs = [n for n, v in zip(OPTION_NAMES, options, strict=True)
+                     if v != getattr(self, n)]
             text = ",".join([name, *(f"{n}={self.option_text(n)}" for n in diffs)])
             if best is None or len(diffs) < best[0]:
                 best = (len(diffs), text)
@@ -157,9 +176,7 @@ class Rules:
 
 
 PRESETS: Final[dict[str, Rules]] = {
-    "classic": Rules(draw=3, redeals=None, move_unit="run", fill_from_talon=True),
-    "single-pass": Rules(draw=3, redeals=0, move_unit="run", fill_from_talon=True),
-    "literal": Rules(draw=3, redeals=0, move_unit="card", fill_from_talon=False),
+    name: Rules(*options) for name, options in _PRESET_OPTIONS.items()
 }
 """The named rules: ``classic``, ``single-pass`` and ``literal``."""
 

@@ -43,11 +43,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cards import MAX_GAME_NUMBER
 from devilsgrip.errors import IllegalMoveError
-from devilsgrip.game import Game, Status
+from devilsgrip.game import Game, Status, View
 from devilsgrip.i18n import _, translate_error, translations
 from devilsgrip.notation import Move
+from devilsgrip.records import write_record
 from devilsgrip.store import Store, StoreError, now_text
 
 RANDOM_DEALS = 10**9
@@ -73,7 +75,7 @@ def open_store(path: Any = None) -> tuple[Store | None, StoreError | None]:
 
 
 def _finished_error() -> IllegalMoveError:
-    return IllegalMoveError("game-finished", "this game is finished: its result stands")
+    return IllegalMoveError(codes.GAME_FINISHED, "this game is finished: its result stands")
 
 
 class PlaySession:
@@ -107,6 +109,7 @@ class PlaySession:
         self.play_seconds = play_seconds
         self._since: float | None = None
         self._seen = seen
+        self._viewed: tuple[Game, View] | None = None
         self.warning_code: str | None = None
         self.warning_params: dict[str, Any] = {}
         self._store_error: StoreError | None = None
@@ -169,7 +172,7 @@ class PlaySession:
         """
         info = store.game_info(game_id)
         if info is None:
-            raise StoreError("store-no-game", f"there is no game {game_id} in the database "
+            raise StoreError(codes.STORE_NO_GAME, f"there is no game {game_id} in the database "
                              f"{store.path}", path=str(store.path), game_id=game_id)
         seen = store.event_count(game_id)
         game = store.load_game(game_id)
@@ -239,12 +242,25 @@ class PlaySession:
     def can_redo(self) -> bool:
         return not self.final and self.game.can_redo
 
+    def view(self) -> View:
+        """What the player sees of the game now (see :meth:`Game.view`), worked out once per
+        state: the session's actions start it anew, every reader of the state shares it."""
+        viewed = self._viewed
+        if viewed is None or viewed[0] is not self.game:
+            viewed = self._viewed = (self.game, self.game.view())
+        return viewed[1]
+
+    @property
+    def status(self) -> Status:
+        """Where the game stands now (as :attr:`Game.status`, from :meth:`view`)."""
+        return view_status(self.view())
+
     @property
     def result(self) -> Status | None:
         """How the game ended (None while it is not final)."""
         if not self.final:
             return None
-        status = self.game.status
+        status = self.status
         return Status.OVER if status == Status.IN_PROGRESS else status
 
     @property
@@ -297,7 +313,7 @@ class PlaySession:
         if self.final:
             raise _finished_error()
         before = self.game.copy()
-        played = self.game.play(move)
+        played = self.game.play_text(move) if isinstance(move, str) else self.game.play(move)
         self._save("move", before, played.text())
         return played
 
@@ -341,7 +357,7 @@ class PlaySession:
         if self.final:
             return
         if not self.game.is_over():
-            raise IllegalMoveError("game-live", "this game is still being played")
+            raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
         before = self.game.copy()
         self.final = True
         self._save("final", before)
@@ -385,7 +401,7 @@ class PlaySession:
                 return self.store.record(self.game_id)
             except StoreError:
                 pass
-        return self.game.record()
+        return write_record(self.game)
 
     def reload(self) -> None:
         """Read the stored game again (after another program changed it)."""
@@ -406,7 +422,9 @@ class PlaySession:
     def _save(self, kind: str, before: Game | None, move: str | None = None) -> None:
         """Commit the event just applied; ``before`` is the game before it (for a refusal)."""
         game = self.game
-        if game.is_won() or game.given_up:
+        self._viewed = None  # a new state: its view and status are worked out once, here
+        status = self.status
+        if status in (Status.WON, Status.GIVEN_UP):
             self.final = True
         if self.final:
             self._fold_clock()
@@ -419,9 +437,9 @@ class PlaySession:
         try:
             self._seen = self.store.add_event(
                 self.game_id, kind, game, move, final=self.final,
-                play_seconds=self.play_seconds, seen=self._seen)
+                play_seconds=self.play_seconds, seen=self._seen, status=status)
         except StoreError as exc:
-            if exc.code == "store-game-changed":
+            if exc.code == codes.STORE_GAME_CHANGED:
                 if before is not None:
                     self.game = before
                 self.reload()
@@ -435,7 +453,7 @@ class PlaySession:
 
     def _set_warning(self, exc: StoreError | None) -> None:
         self._store_error = exc
-        self.warning_code = exc.code if exc is not None else "store-none"
+        self.warning_code = exc.code if exc is not None else codes.STORE_NONE
         self.warning_params = dict(exc.params) if exc is not None else {}
 
     def _clear_warning(self) -> None:
@@ -446,6 +464,16 @@ class PlaySession:
     def __repr__(self) -> str:
         return (f"<PlaySession game_id={self.game_id} saving={self.saving} "
                 f"score={self.game.score} status={self.game.status.value!r} final={self.final}>")
+
+
+def view_status(view: View) -> Status:
+    """Where the game of ``view`` stands (what :attr:`Game.status` says, read from the view
+    already worked out)."""
+    if view.given_up:
+        return Status.GIVEN_UP
+    if view.won:
+        return Status.WON
+    return Status.OVER if view.over else Status.IN_PROGRESS
 
 
 def _fresh_copy(game: Game) -> Game:

@@ -28,11 +28,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
+from devilsgrip import codes
 from devilsgrip.cards import MAX_COUNT, parse_number
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import _
 from devilsgrip.notation import format_deck
+from devilsgrip.records import read_record, write_record
 from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
@@ -66,18 +68,18 @@ class StoreError(DevilsGripError):
 
 
 _ERROR_TEXTS: Final[dict[str, str]] = {
-    "store-corrupt": "the database {path} is damaged or is not a devilsgrip database; "
+    codes.STORE_CORRUPT: "the database {path} is damaged or is not a devilsgrip database; "
                      "it was left untouched",
-    "store-newer": "the database {path} was written by a newer version of devilsgrip "
+    codes.STORE_NEWER: "the database {path} was written by a newer version of devilsgrip "
                    "(schema {found}, this version reads up to {supported}); it was left untouched",
-    "store-unreadable": "cannot open the database {path}: {reason}; it was left untouched",
-    "store-write-failed": "cannot save to the database {path}: {reason}",
-    "store-create-failed": "cannot create the database {path}: {reason}; nothing was left "
+    codes.STORE_UNREADABLE: "cannot open the database {path}: {reason}; it was left untouched",
+    codes.STORE_WRITE_FAILED: "cannot save to the database {path}: {reason}",
+    codes.STORE_CREATE_FAILED: "cannot create the database {path}: {reason}; nothing was left "
                            "behind",
-    "store-no-game": "there is no game {game_id} in the database {path}",
-    "store-game-changed": "game {game_id} was changed by another window or program",
-    "store-none": "no database",
-    "store-missing": "there is no database {path}",
+    codes.STORE_NO_GAME: "there is no game {game_id} in the database {path}",
+    codes.STORE_GAME_CHANGED: "game {game_id} was changed by another window or program",
+    codes.STORE_NONE: "no database",
+    codes.STORE_MISSING: "there is no database {path}",
 }
 
 
@@ -523,32 +525,32 @@ def _check_file(path: Path) -> bool:
     before anything opens it)."""
     try:
         if path.is_dir():
-            raise _error("store-unreadable", path, reason=_("it is a directory"))
+            raise _error(codes.STORE_UNREADABLE, path, reason=_("it is a directory"))
         if not path.exists():
             return False
         if not stat.S_ISREG(path.stat().st_mode):
-            raise _error("store-unreadable", path, reason=_("it is not a regular file"))
+            raise _error(codes.STORE_UNREADABLE, path, reason=_("it is not a regular file"))
         if not os.access(path, os.R_OK | os.W_OK):
-            raise _error("store-unreadable", path, reason=_("permission denied"))
+            raise _error(codes.STORE_UNREADABLE, path, reason=_("permission denied"))
         size = path.stat().st_size
         if size == 0:
             return False
         with path.open("rb") as f:
             header = f.read(100)
     except OSError as exc:
-        raise _error("store-unreadable", path, reason=exc.strerror or str(exc)) from exc
+        raise _error(codes.STORE_UNREADABLE, path, reason=exc.strerror or str(exc)) from exc
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
-        raise _error("store-corrupt", path)
+        raise _error(codes.STORE_CORRUPT, path)
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     valid = header[24:28] == header[92:96]
     if page_size < 512 or page_size & (page_size - 1):
-        raise _error("store-corrupt", path)
+        raise _error(codes.STORE_CORRUPT, path)
     if valid and pages and size < pages * page_size:
-        raise _error("store-corrupt", path)  # truncated
+        raise _error(codes.STORE_CORRUPT, path)  # truncated
     if size % page_size:
-        raise _error("store-corrupt", path)
+        raise _error(codes.STORE_CORRUPT, path)
     return True
 
 
@@ -565,7 +567,7 @@ def _probe(path: Path) -> int:
         con = sqlite3.connect(uri, uri=True, isolation_level=None,
                               timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
-        raise _error("store-unreadable", path, reason=str(exc)) from exc
+        raise _error(codes.STORE_UNREADABLE, path, reason=str(exc)) from exc
     try:
         app = int(con.execute("PRAGMA application_id").fetchone()[0])
         version = int(con.execute("PRAGMA user_version").fetchone()[0])
@@ -576,24 +578,24 @@ def _probe(path: Path) -> int:
         if path.stat().st_size <= QUICK_CHECK_LIMIT:
             check = con.execute("PRAGMA quick_check(1)").fetchone()
             if not check or check[0] != "ok":
-                raise _error("store-corrupt", path)
+                raise _error(codes.STORE_CORRUPT, path)
     except sqlite3.OperationalError:
         # locked, busy, a -shm it may not map read-only ...: no verdict; the
         # read-write open that follows checks the version again in a transaction
         return -1
     except sqlite3.DatabaseError as exc:
-        raise _error("store-corrupt", path) from exc
+        raise _error(codes.STORE_CORRUPT, path) from exc
     finally:
         con.close()
     if app == APPLICATION_ID:
         if version > SCHEMA_VERSION:
-            raise _error("store-newer", path, found=version)
+            raise _error(codes.STORE_NEWER, path, found=version)
         if found is not None and found != schema_of(version):
-            raise _error("store-corrupt", path)  # a table or a column is missing
+            raise _error(codes.STORE_CORRUPT, path)  # a table or a column is missing
         return version
     if app == 0 and version == 0 and not tables:
         return 0
-    raise _error("store-corrupt", path)
+    raise _error(codes.STORE_CORRUPT, path)
 
 
 def _wal_mode(con: sqlite3.Connection) -> str:
@@ -636,7 +638,7 @@ def _checked(path: Path) -> bool:
                 return True
             return False
         except StoreError as exc:
-            if exc.code != "store-corrupt":
+            if exc.code != codes.STORE_CORRUPT:
                 raise
             time.sleep(0.05)
             if _signature(path) == before:
@@ -706,54 +708,60 @@ class Store:
 
     # --------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: Path | str | None = None, *, create: bool = True) -> Store:
+    def open(cls, path: Path | str | None = None, *, create: bool = True,
+             alone: bool = False) -> Store:
         """Open (and create or migrate) the database; raises :class:`StoreError`.
 
         ``path``: ``--db``, else ``$DEVILSGRIP_DB``, else the user data directory
         (the only folder made when missing).  With ``create`` False (a command
         that only reads) a missing or empty file is ``store-missing``, and
-        nothing is made.
+        nothing is made.  ``alone``: this connection is the database's only user
+        for as long as it is open (the static site's worker): it keeps the database
+        locked, and the index of the write-ahead log lives in its memory, with no
+        ``-shm`` file beside the database to write back after every change.
         """
         made_folder = path is None and not os.environ.get(ENV_VAR)
         p = Path(path) if path is not None else default_path()
         p = p.expanduser()
         exists = _checked(p)
         if not exists and not create:
-            raise _error("store-missing", p)
+            raise _error(codes.STORE_MISSING, p)
         if not exists:
             try:
                 if made_folder:
                     p.parent.mkdir(parents=True, exist_ok=True)
                 elif not p.parent.is_dir():
-                    raise _error("store-unreadable", p, reason=_(
+                    raise _error(codes.STORE_UNREADABLE, p, reason=_(
                         "there is no such folder {folder}").format(folder=p.parent))
             except OSError as exc:
-                raise _error("store-unreadable", p, reason=exc.strerror or str(exc)) from exc
+                raise _error(codes.STORE_UNREADABLE, p, reason=exc.strerror or str(exc)) from exc
         present = _files_of(p)
         try:
-            return cls._connect(p)
+            return cls._connect(p, alone)
         except StoreError as exc:
             _tidy(p, present)
             if exists:
                 raise
             reason = exc.params.get("reason") or exc.message
             if _files_of(p) - present:  # something could not be removed: no promise made
-                raise _error("store-write-failed", p, reason=reason) from exc
+                raise _error(codes.STORE_WRITE_FAILED, p, reason=reason) from exc
             # a new database that could not be made: nothing of it is left behind
-            raise _error("store-create-failed", p, reason=reason) from exc
+            raise _error(codes.STORE_CREATE_FAILED, p, reason=reason) from exc
 
     @classmethod
-    def _connect(cls, p: Path) -> Store:
+    def _connect(cls, p: Path, alone: bool = False) -> Store:
         try:
             con = sqlite3.connect(str(p), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                   check_same_thread=False)
         except sqlite3.Error as exc:
-            raise _error("store-unreadable", p, reason=str(exc)) from exc
+            raise _error(codes.STORE_UNREADABLE, p, reason=str(exc)) from exc
         try:
             con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if alone:  # before the log is first used: its index is then kept in memory
+                con.execute("PRAGMA locking_mode = EXCLUSIVE")
             mode = _wal_mode(con)
             if str(mode).lower() != "wal":
-                raise _error("store-unreadable", p, reason=f"journal mode {mode}")
+                raise _error(codes.STORE_UNREADABLE, p, reason=f"journal mode {mode}")
             # NORMAL in WAL mode: a commit is in the WAL file (the OS has it) when it returns,
             # so killing the process (even SIGKILL) loses nothing acknowledged; only a power
             # cut could lose the last commits.  FULL would add a disk flush (~5 ms) per move.
@@ -767,23 +775,23 @@ class Store:
             finally:
                 con.execute("ROLLBACK")
             if version > SCHEMA_VERSION and app == APPLICATION_ID:
-                raise _error("store-newer", p, found=version)
+                raise _error(codes.STORE_NEWER, p, found=version)
             if app not in (0, APPLICATION_ID) or (app == 0 and (version or tables)):
-                raise _error("store-corrupt", p)
+                raise _error(codes.STORE_CORRUPT, p)
             if version < SCHEMA_VERSION:
                 migrate(con)
             version = int(con.execute("PRAGMA user_version").fetchone()[0])
             if version > SCHEMA_VERSION:
-                raise _error("store-newer", p, found=version)
+                raise _error(codes.STORE_NEWER, p, found=version)
         except StoreError:
             con.close()
             raise
         except sqlite3.OperationalError as exc:
             con.close()
-            raise _error("store-unreadable", p, reason=str(exc)) from exc
+            raise _error(codes.STORE_UNREADABLE, p, reason=str(exc)) from exc
         except sqlite3.DatabaseError as exc:
             con.close()
-            raise _error("store-corrupt", p) from exc
+            raise _error(codes.STORE_CORRUPT, p) from exc
         return cls(p, con)
 
     def close(self) -> None:
@@ -820,7 +828,7 @@ class Store:
             try:
                 con.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise _error("store-write-failed", self.path, reason=str(exc)) from exc
+                raise _error(codes.STORE_WRITE_FAILED, self.path, reason=str(exc)) from exc
             try:
                 yield con
                 con.execute("COMMIT")
@@ -828,7 +836,7 @@ class Store:
                 with suppress(sqlite3.Error):
                     con.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error):
-                    raise _error("store-write-failed", self.path, reason=str(exc)) from exc
+                    raise _error(codes.STORE_WRITE_FAILED, self.path, reason=str(exc)) from exc
                 raise
 
     def _read(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
@@ -836,7 +844,7 @@ class Store:
             try:
                 return list(self._con.execute(sql, tuple(params)).fetchall())
             except sqlite3.DatabaseError as exc:
-                raise _error("store-corrupt", self.path, reason=str(exc)) from exc
+                raise _error(codes.STORE_CORRUPT, self.path, reason=str(exc)) from exc
 
     # ---------------------------------------------------------------- games
     def new_game(self, game: Game, owner: str = "local", *, started: str | None = None,
@@ -888,6 +896,7 @@ class Store:
         final: bool | None = None,
         play_seconds: float | None = None,
         seen: int | None = None,
+        status: Status | None = None,
     ) -> int:
         """Append one event and the game's new state, in one committed transaction.
 
@@ -895,31 +904,38 @@ class Store:
         up).  ``play_seconds``: the clock.  ``seen``: the number of events
         the writer has read or written; when another writer added events
         since, nothing is written and :class:`StoreError`
-        ``store-game-changed`` is raised.  Returns the number of the event.
+        ``store-game-changed`` is raised.  ``status``: the game's status when the
+        writer has it already (default: asked of the game).  Returns the number
+        of the event.
         """
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
         when = now_text()
-        status = game.status.value
+        state = (game.status if status is None else status).value
         if final is None:
-            final = status in (Status.WON.value, Status.GIVEN_UP.value)
+            final = state in (Status.WON.value, Status.GIVEN_UP.value)
         with self._write() as con:
-            last = int(con.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
-            ).fetchone()[0])
-            if seen is not None and last != seen:
-                raise _error("store-game-changed", self.path, game_id=game_id)
-            seq = last + 1
-            con.execute(
-                "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, kind, move, when),
-            )
+            if seen is None:
+                seen = int(con.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
+                ).fetchone()[0])
+            seq = seen + 1
+            # written only when event ``seen`` is still the last: the check and the insert
+            # are one statement
+            added = con.execute(
+                "INSERT INTO events (game_id, seq, kind, move, at) SELECT ?, ?, ?, ?, ? "
+                "WHERE NOT EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq >= ?)"
+                " AND (? = 0 OR EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq = ?))",
+                (game_id, seq, kind, move, when, game_id, seq, seen, game_id, seen),
+            ).rowcount
+            if added != 1:
+                raise _error(codes.STORE_GAME_CHANGED, self.path, game_id=game_id)
             con.execute(
                 "UPDATE games SET status = ?, score = ?, moves = ?, updated = ?, "
                 "hints = hints + ?, final = ?, play_seconds = COALESCE(?, play_seconds), "
                 "ended = CASE WHEN ? THEN COALESCE(ended, ?) ELSE NULL END "
                 "WHERE id = ?",
-                (status, game.score, game.moves_played, when, int(kind == "hint"), int(final),
+                (state, game.score, game.moves_played, when, int(kind == "hint"), int(final),
                  play_seconds, int(final), when, game_id),
             )
         return seq
@@ -1025,7 +1041,7 @@ class Store:
         engine errors if the stored events do not replay."""
         info = self.game_info(game_id)
         if info is None:
-            raise _error("store-no-game", self.path, game_id=game_id)
+            raise _error(codes.STORE_NO_GAME, self.path, game_id=game_id)
         game = start_game(info.number, info.deck, info.start_position, info.rules)
         replay_events(game, self.events(game_id))
         return game
@@ -1068,23 +1084,25 @@ class Store:
         """The game's record (the engine's format) with Started/Ended/Owner/Hints tags."""
         info = self.game_info(game_id)
         if info is None:
-            raise _error("store-no-game", self.path, game_id=game_id)
+            raise _error(codes.STORE_NO_GAME, self.path, game_id=game_id)
         game = self.load_game(game_id)
         game.tags["Started"] = info.started
         if info.ended:
             game.tags["Ended"] = info.ended
         game.tags["Owner"] = info.owner
         game.tags["Hints"] = str(info.hints)
-        return game.record()
+        return write_record(game)
 
-    def find_duplicate(self, game: Game, started: str) -> int | None:
-        """The id of a stored game with the same start, rules, start time and moves."""
+    def find_duplicate(self, game: Game, started: str, owner: str | None = None) -> int | None:
+        """The id of a stored game with the same start, rules, start time and moves (of
+        ``owner`` when given: another player's copy of a game is not this player's)."""
         number, deck, position = _start_of(game)
         rows = self._read(
             "SELECT id FROM games WHERE number IS ? AND deck IS ? AND start_position IS ? "
-            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?",
+            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?"
+            + ("" if owner is None else " AND owner = ?"),
             (number, deck, position, str(game.rules), started, game.moves_played, game.score,
-             game.status.value),
+             game.status.value, *(() if owner is None else (owner,))),
         )
         for (gid,) in rows:
             if self.load_game(gid).move_stack == game.move_stack:
@@ -1275,7 +1293,7 @@ def replay_events(game: Game, events: Iterable[tuple[str, str | None]]) -> Game:
     for kind, move in events:
         if kind == "move":
             assert move is not None
-            game.play(move)
+            game.play_text(move)
         elif kind == "undo":
             game.undo()
         elif kind == "redo":
@@ -1318,16 +1336,17 @@ def split_records(text: str) -> list[str]:
 
 
 def import_records(store: Store, text: str, owner: str = "local") -> ImportReport:
-    """Verify each record by replay and store the good ones (not duplicates)."""
+    """Verify each record by replay and store the good ones as ``owner``'s games (not the
+    ones ``owner`` has already)."""
     report = ImportReport()
     for index, record in enumerate(split_records(text), start=1):
         try:
-            game = Game.from_record(record)
+            game = read_record(record)
         except DevilsGripError as exc:
             report.bad.append((index, exc))
             continue
         except ValueError as exc:
-            report.bad.append((index, DevilsGripError("record-bad", str(exc))))
+            report.bad.append((index, DevilsGripError(codes.RECORD_BAD, str(exc))))
             continue
         started = game.tags.pop("Started", None)
         ended = game.tags.pop("Ended", None)
@@ -1336,12 +1355,12 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
         hints = parse_number(hints_text, MAX_COUNT)
         if hints is None or hints > MAX_COUNT:
             report.bad.append((index, DevilsGripError(
-                "record-bad-hints", f"bad Hints count '{hints_text[:20]}' in the record")))
+                codes.RECORD_BAD_HINTS, f"bad Hints count '{hints_text[:20]}' in the record")))
             continue
         if started is not None and parse_time(started) is None:
             started = None
         if started is not None:
-            dup = store.find_duplicate(game, started)
+            dup = store.find_duplicate(game, started, owner)
             if dup is not None:
                 report.duplicates.append(index)
                 continue

@@ -25,8 +25,9 @@ pytest.importorskip("mkdocs")
 pytest.importorskip("griffe")
 
 PUBLIC_MODULES = (
-    "devilsgrip.game", "devilsgrip.cards", "devilsgrip.rules", "devilsgrip.notation",
-    "devilsgrip.errors", "devilsgrip.solver", "devilsgrip.review", "devilsgrip.store",
+    "devilsgrip.game", "devilsgrip.records", "devilsgrip.cards", "devilsgrip.rules",
+    "devilsgrip.notation", "devilsgrip.errors", "devilsgrip.solver", "devilsgrip.review",
+    "devilsgrip.store",
 )
 DOC_LINK = re.compile(r"\]\[(?P<anchor>[a-z0-9-]+)\] \((?P<page>docs/[\w/]+\.md)\)")
 HEADING_ID = re.compile(r"^#+ .*\{#(?P<anchor>[a-z0-9-]+)\}\s*$", re.MULTILINE)

@@ -15,6 +15,7 @@ from devilsgrip import Game
 from devilsgrip.cli import main
 from devilsgrip.i18n import set_language
 from devilsgrip.notation import format_deck
+from devilsgrip.records import write_record
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +106,7 @@ def test_replay_moves_json(capsys: pytest.CaptureFixture[str]) -> None:
     game = Game(2)
     legal = [m for m in game.generate_moves() if m.text() != "d"]
     moves = ["d", "d", *[m.text() for m in legal[:1]]]
-    game.play_all(" ".join(moves))
+    game.play_all_text(" ".join(moves))
     code, out, err = run(capsys, "replay", "--game", "2", "--moves", ",".join(moves), "--json")
     assert code == 0, err
     data = json.loads(out)
@@ -147,13 +148,13 @@ def test_replay_record_file_and_stdin(
 ) -> None:
     game = finished_record()
     path = tmp_path / "game.dgr"
-    path.write_text(game.record(), encoding="utf-8")
+    path.write_text(write_record(game), encoding="utf-8")
     code, out, err = run(capsys, "replay", str(path), "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["over"] is True and data["won"] == game.is_won()
     assert data["score"] == game.score and data["moves"] == game.moves_played
-    monkeypatch.setattr(sys, "stdin", io.StringIO(game.record()))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(write_record(game)))
     code, out, _ = run(capsys, "replay", "-")
     assert code == 0
     assert f"score: {game.score}" in out
@@ -174,8 +175,8 @@ def test_replay_record_with_illegal_move(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     game = Game(1)
-    game.play_all("d d d")
-    text = game.record().replace("3. d", "3. r")
+    game.play_all_text("d d d")
+    text = write_record(game).replace("3. d", "3. r")
     path = tmp_path / "bad.dgr"
     path.write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))
@@ -188,9 +189,9 @@ def test_replay_tampered_record_is_bad_input(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     game = Game(1)
-    game.play_all("d d d")
+    game.play_all_text("d d d")
     path = tmp_path / "bad.dgr"
-    path.write_text(game.record().replace('[Score "72"]', '[Score "0"]'), encoding="utf-8")
+    path.write_text(write_record(game).replace('[Score "72"]', '[Score "0"]'), encoding="utf-8")
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2
     one_line(err)
@@ -229,7 +230,7 @@ def test_a_bare_game_number_is_the_game_option(
         for out in (bare, option):  # each line is played on deal 17 to the score it claims
             result, game = json.loads(out[1]), Game(17)
             for move in result["moves"]:
-                game.play(move)
+                game.play_text(move)
             assert game.score == result["score"]
     else:
         assert bare == option and '[Game "17"]' in bare[1]

@@ -9,8 +9,9 @@ from engine_ref import CHAINS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from devilsgrip import Game, IllegalMoveError, Move, Rating, Status, parse_card
+from devilsgrip import Game, IllegalMoveError, Move, MoveError, Rating, Status, parse_card
 from devilsgrip.notation import format_cards
+from devilsgrip.records import write_record
 
 
 def won_grid() -> list[str]:
@@ -39,7 +40,7 @@ def texts(moves: list[Move]) -> set[str]:
 def refused(game: Game, move: str) -> str:
     before = game.position()
     with pytest.raises(IllegalMoveError) as info:
-        game.play(move)
+        game.play_text(move)
     assert game.position() == before
     return info.value.code
 
@@ -48,11 +49,11 @@ def refused(game: Game, move: str) -> str:
 def test_deal_turns_three_one_by_one() -> None:
     game = Game(1)
     deck = list(game.deck or ())
-    game.play("d")
+    game.play_text("d")
     assert game.talon == deck[24:27]  # the 25th first; the last turned is on top
     assert game.talon[-1] == deck[26]
     assert len(game.stock) == 69
-    game.play("d")
+    game.play_text("d")
     assert game.talon == deck[24:30]
 
 
@@ -60,7 +61,7 @@ def test_deal_turns_three_one_by_one() -> None:
 def test_last_stock_cards(stock: str, turned: int) -> None:
     rest = "4C7CTCKC"[len(stock):]
     game = pos({"h3": ""}, stock=stock, talon=rest, rules="single-pass")
-    game.play("d")
+    game.play_text("d")
     assert game.stock == []
     assert format_cards(game.talon) == rest + stock  # turned in order, the last on top
     assert len(game.talon) == 4
@@ -73,10 +74,10 @@ def test_last_stock_cards(stock: str, turned: int) -> None:
 
 def test_draw_one_and_draw_larger_than_stock() -> None:
     game = pos({"h3": ""}, stock="4C7CTCKC", rules="classic,draw=1")
-    game.play("d")
+    game.play_text("d")
     assert format_cards(game.talon) == "4C"
     game = pos({"h3": ""}, stock="4C7CTCKC", rules="classic,draw=10")
-    game.play("d")
+    game.play_text("d")
     assert format_cards(game.talon) == "4C7CTCKC" and not game.stock
 
 
@@ -84,19 +85,19 @@ def test_draw_one_and_draw_larger_than_stock() -> None:
 def test_redeal_turns_the_talon_over_as_it_lies() -> None:
     game = pos({"g3": "", "h3": ""}, talon="4C7CTCKCKCTC7C4C", rules="single-pass,redeals=2")
     assert refused(game, "d") == "stock-empty"
-    game.play("r")
+    game.play_text("r")
     assert game.talon == []
     # the first card turned becomes the top of the stock: the order is kept
     assert game.position().split()[1] == "4C7CTCKCKCTC7C4C"
     assert game.redeals_done == 1
-    game.play("d")
+    game.play_text("d")
     assert format_cards(game.talon) == "4C7CTC"
     assert refused(game, "r") == "stock-not-empty"
     for _ in range(2):
-        game.play("d")
-    game.play("r")
+        game.play_text("d")
+    game.play_text("r")
     assert game.position().split()[1] == "4C7CTCKCKCTC7C4C"
-    game.play_all("d d d")
+    game.play_all_text("d d d")
     assert refused(game, "r") == "no-redeals-left"
     game.undo()
     game.undo()
@@ -120,19 +121,19 @@ def test_unlimited_redeals_and_their_end() -> None:
     assert game.is_over()
     assert texts(game.generate_moves()) == {"r", "b1-a1"}  # b1's JS: it fills nothing
     for _ in range(5):
-        game.play("r")
-        game.play_all("d d")
+        game.play_text("r")
+        game.play_all_text("d d")
         assert game.is_over()
     assert game.redeals_done == 5
     game = pos({"a1": "2S5S8S", "h3": ""}, talon="4CJS7CTCKC", rules="classic")
     assert game.is_over()  # three at a time: 4C JS 7C, then TC KC: JS is never on top
-    game.play_all("r d")
+    game.play_all_text("r d")
     assert format_cards(game.talon) == "4CJS7C"
     game = pos({"a1": "2S5S8S", "h3": ""}, talon="4C7CJSTCKC", rules="classic")
     assert not game.is_over()
-    game.play_all("r d")
+    game.play_all_text("r d")
     assert game.talon[-1] == parse_card("JS")
-    game.play("t-a1")
+    game.play_text("t-a1")
     assert pile(game, "a1") == "2S5S8SJS"
 
 
@@ -140,7 +141,7 @@ def test_unlimited_redeals_and_their_end() -> None:
 def test_space_filled_from_the_stock_inside_the_move() -> None:
     for rules in ("classic", "literal"):
         game = pos({"a1": "2S5S8S", "h3": "JS"}, stock="KC", talon="4C7CTC", rules=rules)
-        game.play("h3-a1")
+        game.play_text("h3-a1")
         assert pile(game, "a1") == "2S5S8SJS"
         assert pile(game, "h3") == "KC"
         assert game.stock == [] and format_cards(game.talon) == "4C7CTC"
@@ -151,22 +152,22 @@ def test_space_filled_from_the_stock_inside_the_move() -> None:
 
 def test_space_after_the_stock_runs_out() -> None:
     classic = pos({"a1": "2S5S8S", "h3": "JS"}, talon="4C7CTCKC", rules="classic")
-    classic.play("h3-a1")
+    classic.play_text("h3-a1")
     assert pile(classic, "h3") == "KC"  # from the talon's top
     assert format_cards(classic.talon) == "4C7CTC"
     literal = pos({"a1": "2S5S8S", "h3": "JS"}, talon="4C7CTCKC", rules="literal")
-    literal.play("h3-a1")
+    literal.play_text("h3-a1")
     assert pile(literal, "h3") == "-"  # left empty
     assert format_cards(literal.talon) == "4C7CTCKC"
     # nothing is ever played into a space but a pile by a swap
     literal_talon = pos({"a1": "2S5S8S", "h3": "JS", "g3": "4C7CTC"}, talon="4C7CTCKCKC",
                         rules="literal")
-    literal_talon.play("h3-a1")
+    literal_talon.play_text("h3-a1")
     assert refused(literal_talon, "g3-h3") == "target-empty"
     assert refused(literal_talon, "t-h3") == "target-empty"
-    literal_talon.play("g3=h3")
+    literal_talon.play_text("g3=h3")
     assert pile(literal_talon, "h3") == "4C7CTC" and pile(literal_talon, "g3") == "-"
-    literal_talon.play("t-h3")
+    literal_talon.play_text("t-h3")
     assert pile(literal_talon, "h3") == "4C7CTCKC"
     assert literal_talon.score == 4 and literal_talon.is_over()
 
@@ -178,10 +179,10 @@ RUNS = {"a1": "2S5S", "b1": "2S", "g3": "8SJS", "h3": "5S8SJS"}
 def test_runs_onto_a_lone_base() -> None:
     game = pos(RUNS, stock="4C7CTCKC", talon="4C7CTCKC", rules="classic")
     assert texts(game.generate_moves()) == {"d", "a1-b1", "h3-a1", "g3-a1", "h3-b1"}
-    game.play("h3-b1")  # the whole run onto the lone 2S; the stock fills h3
+    game.play_text("h3-b1")  # the whole run onto the lone 2S; the stock fills h3
     assert pile(game, "b1") == "2S5S8SJS" and pile(game, "h3") == "4C"
     game.undo()
-    game.play("h3-a1")  # the run above h3's 5S: h3 keeps its 5S, nothing is filled
+    game.play_text("h3-a1")  # the run above h3's 5S: h3 keeps its 5S, nothing is filled
     assert pile(game, "a1") == "2S5S8SJS" and pile(game, "h3") == "5S"
     assert len(game.stock) == 4
 
@@ -191,7 +192,7 @@ def test_card_mode_moves_only_the_top_card() -> None:
     assert texts(game.generate_moves()) == {"d", "a1-b1"}
     assert refused(game, "h3-b1") == "wrong-rank"
     assert refused(game, "g3-a1") == "wrong-rank"
-    game.play("a1-b1")
+    game.play_text("a1-b1")
     assert pile(game, "a1") == "2S" and pile(game, "b1") == "2S5S"
     game = pos(RUNS, stock="4C7CTCKC", talon="4C7CTCKC", rules="literal,move_unit=run")
     assert "h3-b1" in texts(game.generate_moves())
@@ -220,7 +221,7 @@ def test_talon_build() -> None:
     game = pos({"h3": "4C7CTC"}, talon="KC")
     # g3's KC may also go there as a run (a build that empties nothing)
     assert texts(game.generate_moves()) == {"r", "t-h3", "g3-h3"}
-    game.play("t-h3")
+    game.play_text("t-h3")
     assert game.is_won() and game.score == 0 and game.status == Status.WON
 
 
@@ -231,9 +232,9 @@ def test_swaps() -> None:
     swaps = [m for m in game.generate_moves(swaps=True) if m.is_swap]
     assert len(swaps) == 276 - 1  # every pair of cells but the two spaces
     score = game.score
-    game.play("a1=h3")
+    game.play_text("a1=h3")
     assert pile(game, "a1") == "-" and pile(game, "h3") == "2S5S8SJS"
-    game.play("a2=b3")
+    game.play_text("a2=b3")
     assert pile(game, "a2") == "4S7STSKS" and pile(game, "b3") == "3S6S9SQS"
     assert game.score == score
     assert game.is_over()  # swaps never let a card in
@@ -289,8 +290,34 @@ def test_arrangement_of_a_sorted_grid_is_empty_and_unwon_gives_none() -> None:
 
 def test_give_up_counts_the_score() -> None:
     game = Game(8)
-    game.play("d")
+    game.play_text("d")
     game.give_up()
     assert game.status == Status.GIVEN_UP
     assert game.score == 72
-    assert "{given up, score 72}" in game.record()
+    assert "{given up, score 72}" in write_record(game)
+
+
+def test_play_takes_a_move_and_text_has_its_own_door() -> None:
+    game = Game(1)
+    start = game.position()
+    with pytest.raises(TypeError, match="play_text"):
+        game.play("d")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        game.preview("d")  # type: ignore[arg-type]
+    assert game.position() == start and game.moves_played == 0
+    with pytest.raises(MoveError) as unreadable:
+        game.play_text("a1~c2")
+    assert unreadable.value.code == "move-bad-text" and game.position() == start
+    assert game.play_text(" D ") == Move.from_text("d") == game.move_stack[-1]
+
+
+def test_play_all_text_numbers_the_bad_move_and_keeps_those_before() -> None:
+    game = Game(1)
+    with pytest.raises(MoveError) as unreadable:
+        game.play_all_text("1. d 2. d, x9")
+    assert unreadable.value.params["index"] == 3 and unreadable.value.params["number"] == 3
+    assert [m.text() for m in game.move_stack] == ["d", "d"]
+    with pytest.raises(IllegalMoveError) as illegal:
+        game.play_all_text("d t-a1")
+    assert illegal.value.params["index"] == 2 and game.moves_played == 3
+    assert game.play_all([Move.from_text("d")]) == [Move.from_text("d")]

@@ -58,7 +58,7 @@ def test_a_literal_build_moves_one_card() -> None:
 
 def test_a_swap_tells_both_piles() -> None:
     game = Game(5)
-    game.play("a1=b1")
+    game.play_text("a1=b1")
     effect = game.last_effect()
     assert effect is not None and effect.piles == (game.grid[0], game.grid[1])
     assert effect.cards == () and effect.fill is None

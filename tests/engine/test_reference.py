@@ -64,7 +64,7 @@ def playout_compare(seed: int, text: str, options: tuple[int, int | None, str, b
             # favour builds so that playouts reach late positions
             builds = [m for m in engine_moves if m not in ("d", "r")]
             choice = rng.choice(builds if builds and rng.random() < 0.8 else engine_moves)
-        game.play(choice)
+        game.play_text(choice)
         ref.apply(choice)
         played += 1
         assert engine_state(game) == ref.state(), (seed, text, ref.history)
@@ -103,7 +103,7 @@ def test_reference_model_can_disagree() -> None:
     game = Game(3)
     ref = RefGame.from_deck(format_deck(game.deck or ()).split(), ref_rules(VARIANTS[0][1]))
     ref.rules.draw = 1
-    game.play("d")
+    game.play_text("d")
     ref.apply("d")
     assert engine_state(game) != ref.state()
 

@@ -19,6 +19,7 @@ from devilsgrip.i18n import (
     translations,
 )
 from devilsgrip.notation import Move, MoveKind
+from devilsgrip.records import read_record
 from devilsgrip.rules import Rules
 
 EIGHT_OF_SPADES = CARD_CODES.index("8S")
@@ -76,9 +77,9 @@ def test_translate_error_wrong_rank(lang: str, expected: str) -> None:
 def test_translate_error_uses_current_language() -> None:
     game = Game(1)
     while game.stock:
-        game.play("d")
+        game.play_text("d")
     with pytest.raises(IllegalMoveError) as info:
-        game.play("d")
+        game.play_text("d")
     set_language("da")
     assert translate_error(info.value) == "bunken er tom"
     assert translate_error(info.value, "es") == "el mazo está vacío"
@@ -110,7 +111,7 @@ def test_rules_errors_translated(lang: str) -> None:
 def test_record_error_wraps_the_translated_reason() -> None:
     record = '[Rules "literal"]\n[Game "1"]\n\n1. c1-b1 *\n'
     with pytest.raises(RecordError) as info:
-        Game.from_record(record)
+        read_record(record)
     text = translate_error(info.value, "fr")
     assert text.startswith("coup 1 'c1-b1' : le neuf de cœur ne va pas")
 
@@ -142,7 +143,7 @@ def test_no_card_fits_names_cell_and_cards() -> None:
 def test_no_redeals_plural() -> None:
     game = Game(1, rules="single-pass")
     while game.stock:
-        game.play("d")
+        game.play_text("d")
     error = game.reason(Move.from_text("r"))
     assert error is not None and error.code == "no-redeals-left"
     assert translate_error(error, "en") == "no redeals left (these rules allow 0 redeals)"

@@ -35,7 +35,7 @@ def beam_only(game: Game, width: int) -> tuple[int, list[str]]:
 def line_score(game: Game, moves: list[str]) -> int:
     g = game.copy()
     for m in moves:
-        g.play(m)
+        g.play_text(m)
     return g.score
 
 
@@ -77,7 +77,7 @@ def test_unbounded_beam_is_exact_where_stock_fills_count(seed: int, outside: int
 def test_narrow_beam_lines_replay(rules: str, width: int) -> None:
     game = Game(5, rules=rules)
     for move in ["d", "d"]:
-        game.play(move)
+        game.play_text(move)
     score, moves = beam_only(game, width)
     assert score < game.score
     assert line_score(game, moves) == score

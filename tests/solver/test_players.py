@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from devilsgrip.game import Game
 from devilsgrip.i18n import set_language
-from devilsgrip.notation import Move, MoveKind, format_cards
+from devilsgrip.notation import DEAL, Move, MoveKind, format_cards
+from devilsgrip.records import read_record, write_record
 from devilsgrip.solver import (
     HINT_CODES,
     SolveResult,
@@ -38,7 +39,7 @@ from devilsgrip.solver.rollouts import Table, apply, rollout_scores, table_of
 def test_greedy_plays_to_the_end(rules: str) -> None:
     game = play_game(Game(4, rules=rules), "greedy")
     assert game.is_over()
-    assert Game.from_record(game.record()).score == game.score
+    assert read_record(write_record(game)).score == game.score
 
 
 def test_clairvoyant_reaches_the_solver_score() -> None:
@@ -91,7 +92,7 @@ def test_sample_game_is_consistent_with_the_view() -> None:
     import random
 
     game = Game(8)
-    game.play_all("d d")
+    game.play_all_text("d d")
     view = game.view()
     world = sample_game(view, random.Random(1))
     assert world.grid == game.grid and world.talon == game.talon
@@ -119,7 +120,7 @@ def test_explain_reasons() -> None:
     set_language("en")
     # a talon build
     game = Game(3)
-    game.play_all("d d")
+    game.play_all_text("d d")
     talon_move = next(m for m in game.legal_moves_no_swaps if m.kind == MoveKind.TALON)
     h = explain(game, talon_move)
     assert h.code == "talon-build"
@@ -193,10 +194,10 @@ def _last_pass_known_order() -> Game:
     """A last pass whose stock order the player knows: every card was seen before."""
     game = Game(2, rules="classic,redeals=1")
     while game.stock:
-        game.play("d")
-    game.play("r")
+        game.play_text("d")
+    game.play_text("r")
     for _ in range(6):
-        game.play(choose_move(game, "greedy") or "d")
+        game.play(choose_move(game, "greedy") or DEAL)
     assert game.view().stock_order is not None
     return game
 
@@ -218,7 +219,7 @@ def test_with_a_redeal_left_the_best_mean_of_the_solves_decides(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game(2, rules="classic")
     for _ in range(6):
-        game.play(choose_move(game, "greedy") or "d")
+        game.play(choose_move(game, "greedy") or DEAL)
     view = game.view(with_legal=False)
     moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
     greedy = choose_move(game, "greedy")
@@ -230,7 +231,7 @@ def test_with_a_redeal_left_the_best_mean_of_the_solves_decides(
 def test_the_honest_player_decides_from_the_information_state_alone() -> None:
     game = Game(6, rules="single-pass")
     for _ in range(8):
-        game.play(choose_move(game, "greedy") or "d")
+        game.play(choose_move(game, "greedy") or DEAL)
     info = information_state(game)
     assert isinstance(info, InformationState) and info.view == game.view(with_legal=False)
     assert honest_move(info, 0, 0.2, 6) == choose_move(game, "honest", time_limit=0.2)
@@ -240,7 +241,7 @@ def test_rollouts_judge_every_move_on_the_same_stock_orders() -> None:
     import random
 
     game = Game(9, rules="single-pass")
-    game.play_all("d d")
+    game.play_all_text("d d")
     view = game.view(with_legal=False)
     moves = candidate_moves(view.grid, view.talon, view.stock_count, view)
     scores = rollout_scores(view, [moves[0], moves[-1], moves[0]], random.Random(4), 3000)

@@ -315,6 +315,32 @@ def test_review_of_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert json.loads(capsys.readouterr().out)["final_score"] == over.game.score
 
 
+def test_the_command_reads_back_a_review_kept_in_the_store(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A stored game reviewed once (by any screen) is not reviewed again: its kept review
+    is what the command tells, and the store keeps it as it was."""
+    from devilsgrip.cli import main
+    from devilsgrip.session import PlaySession
+    from devilsgrip.store import Store
+
+    db = tmp_path / "g.sqlite3"
+    with Store.open(db) as store:
+        over = PlaySession.start(store, number=7)
+        for move in play_game(Game(7), "greedy").move_stack:
+            over.play(move)
+        assert over.game_id is not None
+        over.make_final()
+        kept = {"rules": str(over.game.rules), "final_score": over.game.score,
+                "start": {"best": over.game.score, "proven": False}, "moves": [],
+                "first_lost_win": None, "first_lost_win_proven": False}
+        store.save_review(over.game_id, kept)  # not what a search would find: no moves
+    assert main(["review", "--game-id", str(over.game_id), "--db", str(db), "--json",
+                 "--time-limit", "0.01"]) == 0
+    assert json.loads(capsys.readouterr().out) == kept
+    with Store.open(db) as store:
+        assert store.review(over.game_id) == kept
+
+
 def test_the_command_line_shows_the_time_as_every_screen_does(
         capsys: pytest.CaptureFixture[str]) -> None:
     """On a terminal the review's line counts its seconds of the most it may take, with a

@@ -190,7 +190,7 @@ def test_the_table_names_the_cards_of_later_positions() -> None:
 def test_an_incumbent_line_is_beaten_or_kept(rules: str) -> None:
     game = Game(9, rules=rules)
     for move in ("d", "d"):
-        game.play(move)
+        game.play_text(move)
     known = solve(game, time_limit=0.2)
     kept = solve(game, time_limit=5, incumbent=known.moves)
     assert kept.score <= known.score

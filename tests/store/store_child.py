@@ -34,9 +34,13 @@ def choose(game: Game, rng: random.Random) -> tuple[str, str | None]:
 
 
 def apply(target: object, kind: str, move: str | None) -> None:
-    """Do an action on a Game or a PlaySession (same method names)."""
+    """Do an action on a Game or a PlaySession (same method names; a game reads text by
+    its text door)."""
     if kind == "move":
-        target.play(move)  # type: ignore[attr-defined]
+        if isinstance(target, Game):
+            target.play_text(move or "")
+        else:
+            target.play(move)  # type: ignore[attr-defined]
     elif kind == "undo":
         target.undo()  # type: ignore[attr-defined]
     elif kind == "redo":

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from devilsgrip.cli import main
+from devilsgrip.records import write_record
 from devilsgrip.session import PlaySession, open_store
 from devilsgrip.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError, store_error_text
 
@@ -115,7 +116,7 @@ def test_unusable_file_is_refused_and_untouched(
         assert out == ""
         assert err.strip().count("\n") == 0 and str(path) in err, err
     records = tmp_path / "in.txt"
-    records.write_text(session.game.record())
+    records.write_text(write_record(session.game))
     assert main(["import", str(records), "--db", str(path)]) == 2
     _out, err = capsys.readouterr()
     assert str(path) in err and err.strip().count("\n") == 0

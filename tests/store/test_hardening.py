@@ -15,6 +15,7 @@ from store_helpers import given_up_game
 
 from devilsgrip.cli import main
 from devilsgrip.game import Game
+from devilsgrip.records import write_record
 from devilsgrip.session import PlaySession
 from devilsgrip.store import SCHEMA_VERSION, Store, StoreError, migrate, store_error_text
 
@@ -154,7 +155,7 @@ def test_an_incomplete_schema_is_damaged_everywhere_and_untouched(
     assert "damaged" in store_error_text(info.value)
 
     records = tmp_path / "in.txt"
-    records.write_text(given_up_game(7, 3).record())
+    records.write_text(write_record(given_up_game(7, 3)))
     for argv in (["stats"], ["stats", "--json"], ["export", "--all"],
                  ["export", "--game-id", "1"], ["import", str(records)], ["review", "--last"]):
         assert main([*argv, "--db", str(path)]) == 2, argv
@@ -238,7 +239,7 @@ def test_old_cookie_owners_are_migrated_to_opaque_ids(tmp_path: Path,
                             "2025-01-01T00:00:00+00:00")])
         ids[owner] = n
     open_game = Game(11)
-    open_game.play("d")
+    open_game.play_text("d")
     raw.execute(
         "INSERT INTO games (id, owner, number, rules, started, updated, status, score, moves) "
         "VALUES (5, ?, 11, 'classic', ?, ?, 'in progress', ?, 1)",
@@ -319,8 +320,8 @@ def test_import_of_only_bad_records_exits_2(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "games.db"
     bad = tmp_path / "bad.txt"
-    bad.write_text(Game(12).record().replace("72", "7") + "\n"
-                   + Game(13).record().replace("72", "7"))
+    bad.write_text(write_record(Game(12)).replace("72", "7") + "\n"
+                   + write_record(Game(13)).replace("72", "7"))
     assert main(["import", str(bad), "--db", str(path)]) == 2
     captured = capsys.readouterr()
     assert "record 1" in captured.err and "record 2" in captured.err

@@ -68,11 +68,11 @@ def test_environment_variable_names_the_database(
 def test_migration_from_version_1(db: Path) -> None:
     in_progress = Game(7)
     for move in ("d", "d", "d"):
-        in_progress.play(move)
+        in_progress.play_text(move)
     over = over_game(8)
     gave_up = given_up_game(9, 12)
     decked = Game(deck=format_deck(Game(10).deck or ()), rules="single-pass")
-    decked.play("d")
+    decked.play_text("d")
     rows = [
         (7, None, "classic", "2024-01-01T10:00:00+00:00",
          " ".join(m.text() for m in in_progress.move_stack), "in progress",

@@ -14,6 +14,7 @@ from store_helpers import given_up_game, near_won_position, over_game, win_moves
 from devilsgrip.cli import main
 from devilsgrip.game import Game
 from devilsgrip.notation import format_deck
+from devilsgrip.records import write_record
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store, import_records, split_records
 
@@ -66,13 +67,13 @@ def test_round_trip(tmp_path: Path) -> None:
 
 def test_bad_records_are_reported_by_index_and_not_imported(store: Store) -> None:
     good = Game(8)
-    good.play("d")
+    good.play_text("d")
     bad_move = Game(9)
-    bad_move.play("d")
-    broken = bad_move.record().replace("1. d", "1. t-a1")
-    lying = Game(10).record().replace('[Score "72"]', '[Score "3"]')
-    text = "\n".join([good.record(), broken, "[Event \"x\"]\n\nnot a record at all\n",
-                      lying, Game(11).record()])
+    bad_move.play_text("d")
+    broken = write_record(bad_move).replace("1. d", "1. t-a1")
+    lying = write_record(Game(10)).replace('[Score "72"]', '[Score "3"]')
+    text = "\n".join([write_record(good), broken, "[Event \"x\"]\n\nnot a record at all\n",
+                      lying, write_record(Game(11))])
     report = import_records(store, text)
     assert [i for i, _e in report.bad] == [2, 3, 4]
     assert report.bad[0][1].code == "record-illegal-move"
@@ -83,7 +84,7 @@ def test_bad_records_are_reported_by_index_and_not_imported(store: Store) -> Non
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 10**6), st.integers(0, 30)), min_size=1, max_size=5))
 def test_split_records_round_trip(games: list[tuple[int, int]]) -> None:
-    records = [given_up_game(n, k).record() for n, k in games]
+    records = [write_record(given_up_game(n, k)) for n, k in games]
     assert split_records("\n".join(records)) == records
     assert split_records("\n\n".join(records) + "\n\n") == records
 
@@ -111,7 +112,7 @@ def test_cli_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         assert _summary(sa) == _summary(sb)
 
     bad = tmp_path / "bad.txt"
-    bad.write_text(Game(12).record() + "\n" + Game(13).record().replace("72", "7"))
+    bad.write_text(write_record(Game(12)) + "\n" + write_record(Game(13)).replace("72", "7"))
     assert main(["import", str(bad), "--db", str(b)]) == 1
     captured = capsys.readouterr()
     assert "record 2" in captured.err and "1 game imported" in captured.out
@@ -120,7 +121,7 @@ def test_cli_export_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 def test_cli_import_from_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(given_up_game(14, 3).record()))
+    monkeypatch.setattr("sys.stdin", io.StringIO(write_record(given_up_game(14, 3))))
     monkeypatch.setenv("DEVILSGRIP_DB", str(tmp_path / "env.db"))
     assert main(["import", "-"]) == 0
     assert "1 game imported" in capsys.readouterr().out
@@ -175,11 +176,11 @@ def test_cli_stats_translated(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_an_odd_hints_tag_is_a_bad_record(store: Store) -> None:
     game = Game(3)
-    game.play("d")
+    game.play_text("d")
     game.give_up()
     for value, hints in (("²", None), ("9" * 5000, None), ("7", 7)):
         game.tags["Hints"] = value
-        report = import_records(store, game.record())
+        report = import_records(store, write_record(game))
         if hints is None:
             assert not report.imported and [i for i, _e in report.bad] == [1]
             assert report.bad[0][1].code == "record-bad-hints"

@@ -57,7 +57,7 @@ def _played_to_the_end(number: int, rules: str) -> Game:
     while not game.is_over():
         game.play(rng.choice(game.generate_moves()))
     while game.stock:  # an over game may still be dealt through to the end
-        game.play("d")
+        game.play_text("d")
     return game
 
 

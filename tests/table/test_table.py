@@ -275,9 +275,9 @@ def test_moves_as_arrows_and_costly_moves_in_words() -> None:
     assert table.move_arrow(grid_build(0, 9)) == (0, 9)
     assert table.move_arrow(swap(3, 4)) == (3, 4)
     game = Game(1)
-    game.play_all(["d", "d"])
+    game.play_all_text("d d")
     before = Game(1)  # the position before move 2, where the better move is legal
-    before.play("d")
+    before.play_text("d")
     better = next(m for m in before.generate_moves() if m.text() != "d")
     review = Review("classic", game.score, 0, True, [
         MoveReview(1, "d", 0, True, 0, None, None),
@@ -303,9 +303,9 @@ def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
     from devilsgrip.review import MoveReview, Review
 
     game = Game(1)
-    game.play_all(["d", "d"])
+    game.play_all_text("d d")
     before = Game(1)
-    before.play("d")
+    before.play_text("d")
     better = next(m for m in before.generate_moves() if m.text() != "d")
     words = Words(lang)
     stories = {}
@@ -334,7 +334,7 @@ def test_a_win_lost_by_the_first_move_is_told_from_the_deal(lang: str) -> None:
     from devilsgrip.review import MoveReview, Review
 
     game = Game(1)
-    game.play("d")
+    game.play_text("d")
     better = next(m for m in Game(1).generate_moves() if m.text() != "d")
     words = Words(lang)
     for proven in (True, False):
@@ -413,9 +413,13 @@ def test_refusals_asked_before_acting_match_the_refusal_of_the_act() -> None:
         table.play(session, table.drop_move(session.game, 0, 0) or grid_build(0, 1))
     assert caught.value.code == table.drop_refusal(session, 0, 1).code  # type: ignore[union-attr]
     assert table.move_refusal(session, DEAL) is None
+    assert table.swap_refusal(session, 0, 1) is None  # the deliberate swap would be played
+    assert table.swap_refusal(session, TALON, 1).code == "swap-off-grid"  # type: ignore[union-attr]
+    assert table.swap_refusal(session, 1, 1).code == "move-same-cell"  # type: ignore[union-attr]
     session.give_up()
     assert table.move_refusal(session, DEAL).code == "game-finished"  # type: ignore[union-attr]
     assert table.drop_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]
+    assert table.swap_refusal(session, 0, 1).code == "game-finished"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -424,7 +428,7 @@ def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
 
     words = Words(lang)
     game = Game(1)
-    game.play_all(["d", "d"])
+    game.play_all_text("d d")
     game.give_up()
     stories = {}
     for last in (0, 3):
@@ -446,9 +450,31 @@ def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
         assert stories[-1] == ("Winnable from the deal. The game ended at 72. "
                                "It was given up before its first move.")
     played = Game(1)
-    played.play_all(["d", "d"])  # over by the cards, not given up: no such words
+    played.play_all_text("d d")  # over by the cards, not given up: no such words
     review = Review("classic", played.score, 0, True, [
         MoveReview(1, "d", 0, True, 0, None, None), MoveReview(2, "d", 0, True, 0, None, None)])
     assert words.gettext("It was given up before its first move.") not in \
         table.say_review(review, played, words)
     assert "given up" not in table.say_review(review, played, Words("en"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 10_000), st.integers(0, 60), st.sampled_from(["classic", "single-pass"]))
+def test_targets_from_the_moves_given_are_the_games_own(number: int, steps: int,
+                                                       rules: str) -> None:
+    """Every place asked at once from the moves worked out once (as the page's state is
+    made) says what each place asked alone says."""
+    game = Game(number, rules=rules)
+    rng = random.Random(number * 100 + steps)
+    for _ in range(steps):
+        moves = game.generate_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    moves = game.generate_moves()
+    words = Words("fr")
+    for place in [*range(len(game.grid)), TALON]:
+        assert table.targets(game, place, moves) == table.targets(game, place)
+        if table.pick_up_refusal(game, place) is None:
+            assert table.say_picked(game, place, words, moves) == table.say_picked(
+                game, place, words)

@@ -45,8 +45,8 @@ def test_daily_calendar_plays_the_days_deal_and_counts_once(
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, GameScreen)
-            assert app.session is not None and app.session.daily == today.isoformat()
-            assert app.session.game.number == daily_deal(today, "single-pass")
+            assert app.table is not None and app.table.session.daily == today.isoformat()
+            assert app.table.session.game.number == daily_deal(today, "single-pass")
             # give up: the game over dialog offers the share
             await pilot.press("d", "G")
             assert isinstance(app.screen, ConfirmScreen)
@@ -60,7 +60,7 @@ def test_daily_calendar_plays_the_days_deal_and_counts_once(
             shared = screen_text(app)  # type: ignore[arg-type]
             assert f"daily deal of {today.isoformat()}" in shared
             assert "Best possible score of this deal: 0" in shared
-            cards = {i18n.card_label(c, "en") for c in app.session.game.stock}
+            cards = {i18n.card_label(c, "en") for c in app.table.session.game.stock}
             assert not any(card in app.screen.text for card in cards)
             app.save_screenshot(str(tmp_path / "share.svg"))
             await pilot.press("c")
@@ -73,7 +73,7 @@ def test_daily_calendar_plays_the_days_deal_and_counts_once(
             assert "Your result: score" in text and "Daily streak: 1 day" in text
             await pilot.press("enter")
             await pilot.pause()
-            assert app.session.daily == today.isoformat()
+            assert app.table.session.daily == today.isoformat()
             results = store.daily_results("local", "single-pass")
             assert len(results) == 1 and results[today.isoformat()].status == "given up"
 
@@ -93,7 +93,7 @@ def test_winnable_deals_only_for_new_single_pass_games(store: Store) -> None:
             for _ in range(3):
                 await pilot.press("n")
                 await pilot.pause()
-                assert app.session is not None and app.session.game.number in catalogued
+                assert app.table is not None and app.table.session.game.number in catalogued
             await pilot.press("w")
             assert not app.winnable
         again = make_app(store, number=22, rules="single-pass")
@@ -121,7 +121,7 @@ def test_tui_command_opens_the_daily_deal(store: Store, db_path: Path) -> None:
         app = make_app(store, rules="literal", daily=today)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            assert app.session is not None and app.session.daily == today.isoformat()
-            assert app.session.game.number == daily_deal(today, "literal")
+            assert app.table is not None and app.table.session.daily == today.isoformat()
+            assert app.table.session.game.number == daily_deal(today, "literal")
 
     asyncio.run(scenario())

@@ -16,6 +16,7 @@ from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, MoveKind, grid_build, swap, talon_build
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store
+from devilsgrip.table.controller import Table
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
@@ -158,7 +159,7 @@ def test_swap_with_x_and_drop_on_an_empty_cell(store: Store, path_keys: PathKeys
             position[1], position[2] = "-", position[1]
             position[5] = "classic,fill_from_talon=false"
             session = PlaySession.start(store, position=" ".join(position))
-            app.show_session(session)
+            app.show_controller(Table(session, table.Words()))
             await pilot.pause()
             assert session.game.reason(empty) is None
             await goto(pilot, path_keys, empty.src)

@@ -22,6 +22,7 @@ from devilsgrip.session import PlaySession
 from devilsgrip.solver import play_game
 from devilsgrip.store import Store
 from devilsgrip.table import GUIDE_SEEN, reviews
+from devilsgrip.table.controller import Table
 from devilsgrip.tui.app import OWNER, DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.places import STOCK, TALON
@@ -84,7 +85,7 @@ def test_snapshot_game_over_screen_after_a_win(store: Store, screen_text: Screen
         app = make_app(store, number=9)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
-            app.show_session(PlaySession.start(store, position=position))
+            app.show_controller(Table(PlaySession.start(store, position=position), table.Words()))
             await pilot.pause()
             source = TALON if last.kind.name == "TALON" else last.src
             keys, memory = path_keys(screen.cursor, screen.memory, source)

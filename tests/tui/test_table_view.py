@@ -20,6 +20,7 @@ from devilsgrip.i18n import LANGUAGES, set_language, translations
 from devilsgrip.notation import REDEAL, Move
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store, StoreError
+from devilsgrip.table.controller import Table
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import MIN_HEIGHT, MIN_WIDTH, GameScreen
 from devilsgrip.tui.places import STOCK, TALON
@@ -186,7 +187,7 @@ def _longest_messages(lang: str) -> list[tuple[str, str]]:
         messages.append((code, warning))
     game = Game(5)
     for move in MID_GAME:
-        game.play(move)
+        game.play_text(move)
     cell = CELL_NAMES.index("a1")  # Q♦: nowhere to go
     messages.append(("picked", table.say_picked(game, cell, words)))
     messages.append(("refused", table.say_error(table.refusal(game, CELL_NAMES.index("c1"),
@@ -378,7 +379,7 @@ def test_snapshot_without_colour_cursor_hint_picked_and_empty_cells_differ(
         async with app.run_test(size=(MIN_WIDTH, MIN_HEIGHT)) as pilot:
             assert app.no_color
             screen = game_screen(app)
-            app.show_session(PlaySession.start(None, position=position))
+            app.show_controller(Table(PlaySession.start(None, position=position), table.Words()))
             await pilot.pause()
             assert screen.play(build)  # build.src is empty now
             empty = build.src

@@ -17,10 +17,11 @@ from devilsgrip.cards import CELL_NAMES, MAX_GAME_NUMBER
 from devilsgrip.game import Game
 from devilsgrip.notation import format_deck
 from devilsgrip.web.server import COOKIE_NAME
+from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"
-STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "last_move", "announce",
+STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "applies", "last_move", "announce",
               "arrangement", "picked", "targets", "swaps", "stock",
               "lang"}
 GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
@@ -51,7 +52,7 @@ def assert_refused(response: Any, status: int | tuple[int, ...] = (400, 409)) ->
 
 
 def view_of(game: Game) -> dict[str, Any]:
-    return game.view().to_dict()
+    return view_dict(game.view())
 
 
 # ------------------------------------------------------------------- state
@@ -68,6 +69,7 @@ def test_game_state_is_the_engine_view(client: TestClient) -> None:
     assert data["game"]["saving"] is True and data["game"]["warning"] is None
     assert data["game"]["id"] is None  # stored on the player's first action
     assert data["can_undo"] is False and data["can_redo"] is False
+    assert data["applies"] == ["deal", "give_up", "hint", "new_game", "restart"]
     assert data["last_move"] is None and data["arrangement"] == []
     assert data["lang"] == "en"
     assert client.cookies.get(COOKIE_NAME)
@@ -80,7 +82,7 @@ def test_the_state_says_what_each_pick_up_means(client: TestClient) -> None:
         builds = [m.text() for m in mirror.generate_moves() if "-" in m.text()]
         move = builds[0] if builds and mirror.talon else "d"
         data = post(client, "/api/move", {"move": move}).json()
-        mirror.play(move)
+        mirror.play_text(move)
         legal = data["view"]["legal"]
         pickable = [n for i, n in enumerate(CELL_NAMES) if mirror.grid[i]]
         assert set(data["picked"]) == set(data["targets"]) == {*pickable, "talon"}
@@ -126,7 +128,7 @@ def test_swap_and_the_announcement(client: TestClient) -> None:
     assert r.status_code == 200
     data = r.json()
     mirror = Game(1)
-    mirror.play("a1=h3")
+    mirror.play_text("a1=h3")
     assert data["view"]["grid"] == view_of(mirror)["grid"]
     assert "a1" in data["announce"] and "h3" in data["announce"]
     r = client.post("/api/move", json={"move": "d"})
@@ -189,6 +191,10 @@ def test_restart_and_new(client: TestClient) -> None:
     start = state(client)
     played = post(client, "/api/move", {"move": "d"}).json()
     assert played["game"]["leave_asks"] is True  # the page asks before leaving it
+    # ... with the server's sentence of what leaving does (the page works out nothing)
+    assert start["labels"]["leave"] is None
+    assert played["labels"]["leave"] == (
+        f"It then counts as given up, with score {played['view']['score']}.")
     restarted = post(client, "/api/restart").json()  # ... and the API always proceeds
     assert restarted["view"] == start["view"] and restarted["view"]["moves"] == 0
     assert restarted["can_redo"] is False and restarted["can_undo"] is False
@@ -275,7 +281,7 @@ def test_give_up_then_solution(client: TestClient) -> None:
     assert set(solution) >= {"score", "proven", "moves"}
     replay = Game(1)
     for text in solution["moves"]:
-        replay.play(text)
+        replay.play_text(text)
     assert replay.score == solution["score"]
     # the restart of a given-up game is a new game on the same deal
     again = post(client, "/api/restart").json()
@@ -305,7 +311,7 @@ def test_solution_is_a_read_only_replay(client: TestClient) -> None:
     replay = Game(1)
     assert positions[0] == view_of(replay)
     for text, shown in zip(moves, positions[1:], strict=True):
-        replay.play(text)
+        replay.play_text(text)
         assert shown == view_of(replay)
     assert positions[-1]["score"] == solution["score"] == replay.score
     assert solution["score"] < ended["view"]["score"]
@@ -331,6 +337,10 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     over = state(client)
     assert over["can_undo"] is True and over["game"]["final"] is False
     assert client.get("/api/stats").json()["played"] == 0  # over but open: not counted yet
+    # over: what is left is to undo, look back at it (its line, its review), share it, or leave
+    assert over["applies"] == ["best_line", "new_game", "restart", "review", "share", "undo"]
+    assert over["labels"]["leave"] == (  # leaving it would end it as over, not given up
+        f"It then counts as over, with score {over['view']['score']}.")
     r = client.post("/api/solution")
     assert r.status_code == 200, r.text
     solution = r.json()
@@ -338,7 +348,8 @@ def test_solution_of_an_over_game(make_client: MakeClient) -> None:
     assert solution["positions"][-1]["score"] == solution["score"]
     after = state(client)
     assert after["view"] == over["view"] and after["game"]["final"] is True
-    assert after["can_undo"] is False
+    assert after["can_undo"] is False and after["labels"]["leave"] is None
+    assert after["applies"] == ["best_line", "new_game", "restart", "review", "share"]
     # the line is known now: the game cannot be reopened to play it
     assert assert_refused(post(client, "/api/undo"), 409)["error"] == "game-finished"
     stats = client.get("/api/stats").json()
@@ -581,11 +592,13 @@ def test_page_and_card_images(client: TestClient) -> None:
     card = client.get("/cards/TS.svg")
     assert card.status_code == 200 and card.headers["content-type"] == "image/svg+xml"
     assert card.text.lstrip().startswith("<svg")
-    four = client.get("/cards/TD.svg?four=1")
+    four = client.get("/cards/four/TD.svg")
     assert four.status_code == 200 and four.content != client.get("/cards/TD.svg").content
+    assert client.get("/cards/TD.svg?four=1").content == four.content
     assert client.get("/cards/back.svg").status_code == 200
     assert client.get("/cards/empty.svg").status_code == 200
-    for bad in ("/cards/XX.svg", "/cards/ts.svg", "/cards/TS.svg?four=2", "/cards/..%2Fx.svg"):
+    for bad in ("/cards/XX.svg", "/cards/ts.svg", "/cards/TS.svg?four=2", "/cards/..%2Fx.svg",
+                "/cards/four/XX.svg", "/cards/four/four/TS.svg"):
         assert_refused(client.get(bad), 404)
 
 
@@ -635,7 +648,7 @@ def test_any_move_text_matches_the_engine(make_client: MakeClient, texts: list[s
         else:
             r = c.post("/api/move", json={"move": text})
             try:
-                mirror.play(text)
+                mirror.play_text(text)
                 expected_ok = True
             except ValueError:
                 expected_ok = False
@@ -672,12 +685,19 @@ def test_two_servers_on_one_database_never_interleave_a_game(tmp_path: Path,
     assert post(first, "/api/move", {"move": "d"}).status_code == 200
     # the second server read the game before that move: its write is refused, not mixed in
     refused = post(second, "/api/move", {"move": "d"})
-    assert assert_refused(refused, 409)["error"] == "game-changed"
+    assert refused.status_code == 409
+    data = refused.json()
+    assert set(data) == {"error", "message", "state"} and data["error"] == "game-changed"
+    # the game as stored now comes with the refusal: the page shows it, asking nothing more
+    assert set(data["state"]) == STATE_KEYS and data["state"]["view"]["moves"] == 1
     shown = state(second)
     assert shown["view"]["moves"] == 1 and shown["view"] == state(first)["view"]
+    assert data["state"]["view"] == shown["view"]
+    assert data["state"]["game"]["id"] == shown["game"]["id"]
     assert post(second, "/api/move", {"move": "d"}).status_code == 200
-    assert assert_refused(post(first, "/api/move", {"move": "d"}), 409)["error"] == (
-        "game-changed")
+    again = post(first, "/api/move", {"move": "d"})
+    assert again.status_code == 409 and again.json()["error"] == "game-changed"
+    assert again.json()["state"]["view"]["moves"] == 2
     # nothing acknowledged is lost, and the stored moves replay
     from devilsgrip.store import Store
 
@@ -706,6 +726,9 @@ def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
     post(client, "/api/new", {"game": 5})
     why = client.get("/api/refusal?from=a1&to=b1").json()
     assert why["error"] and "base" in why["message"]
+    assert why["swap"] is True  # the deliberate swap of the two piles would be played
+    talon = client.get("/api/refusal?from=talon&to=b1").json()
+    assert talon["error"] and talon["swap"] is False  # only the grid's piles swap
     refused = assert_refused(client.post("/api/drop", json={"from": "a1", "to": "b1"}), 409)
     assert (why["error"], why["message"]) == (refused["error"], refused["message"])
     assert client.get("/api/refusal?move=d").json() == {"error": None, "message": None}
@@ -714,3 +737,18 @@ def test_refusal_says_why_before_anything_is_sent(client: TestClient) -> None:
     assert_refused(client.get("/api/refusal?move=zz"), 400)
     assert_refused(client.get("/api/refusal?from=a1"), 400)
     assert state(client)["view"]["moves"] == 0
+    assert post(client, "/api/giveup", {}).status_code == 200
+    final = client.get("/api/refusal?from=a1&to=b1").json()
+    assert final["error"] == "game-finished" and final["swap"] is False  # nothing plays now
+
+
+@pytest.mark.parametrize(("rules", "winnable"), [("single-pass", True), ("classic", False)])
+def test_the_daily_calendar_says_whether_its_deals_can_all_be_won(
+        client: TestClient, rules: str, winnable: bool) -> None:
+    """The page words its note from the answer: it knows no preset's catalog itself."""
+    from devilsgrip.catalog import winnable_deals
+
+    doc = client.get("/api/daily", params={"date": "2026-12-05", "rules": rules}).json()
+    assert doc["rules"] == rules and doc["winnable"] is winnable
+    catalogued = {e.game for e in winnable_deals()}
+    assert all((d["game"] in catalogued) is winnable for d in doc["days"])

@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from devilsgrip.game import Game
 from devilsgrip.solver import play_game
 from devilsgrip.web.server import COOKIE_NAME, ServerOptions, create_app
+from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DONE_KEYS = {"status", "id", "review", "proven_share", "story", "number", "deal", "rules",
@@ -75,11 +76,11 @@ def check_doc(doc: dict[str, Any], game: Game) -> None:
     # the view of every position of the game, from the deal to its end
     replay = game.copy()
     replay.restart()
-    shown = [replay.view().to_dict()]
+    shown = [view_dict(replay.view())]
     for move in game.move_stack:
         replay.play(move)
-        shown.append(replay.view().to_dict())
-    shown[-1] = game.view().to_dict()  # given up, or over, as it ended
+        shown.append(view_dict(replay.view()))
+    shown[-1] = view_dict(game.view())  # given up, or over, as it ended
     assert doc["positions"] == shown
     assert [v["moves"] for v in shown] == list(range(len(shown)))
     costly = [m for m in review["moves"] if m["cost"] > 0]
@@ -142,7 +143,7 @@ def test_progress_then_the_review_an_over_game_made_final_and_kept(
         time.sleep(0.05)
     doc = until_done(client)
     game = Game(3, rules="single-pass")
-    game.play_all(list(moves))
+    game.play_all_text(" ".join(moves))
     check_doc(doc, game)
     assert doc["costly"], "the greedy player lost cards somewhere"
     early = [k for k in sketches if any(k)]
@@ -178,7 +179,7 @@ def test_a_given_up_game_is_reviewed(make_client: MakeClient) -> None:
     client.post("/api/review")
     doc = until_done(client)
     game = Game(1)
-    game.play_all(["d", "d", "d"])
+    game.play_all_text("d d d")
     assert doc["review"]["start"] == {"best": 0, "proven": True}
     assert doc["review"]["first_lost_win"] is None  # given up while still winnable
     assert [m["best"] for m in doc["review"]["moves"]] == [0, 0, 0]

@@ -18,6 +18,7 @@ import pytest
 
 from devilsgrip.cards import CELL_NAMES
 from devilsgrip.game import Game
+from devilsgrip.web.views import view_dict
 
 pytestmark = pytest.mark.browser
 
@@ -180,7 +181,7 @@ def test_page_renders_the_state_and_screenshots(open_page: Callable[..., Page]) 
     label = page.locator(cell("a1")).get_attribute("aria-label") or ""
     assert label.startswith("a1: ")
     top = st["view"]["grid"][0][-1]
-    assert Game(1).view().to_dict()["grid"][0][-1] == top
+    assert view_dict(Game(1).view())["grid"][0][-1] == top
     assert " of " in label
     page.keyboard.press("d")
     ready(page)
@@ -275,6 +276,14 @@ def test_a_drop_on_a_pile_that_does_not_take_it_goes_back_with_the_reason(
     page.keyboard.press("x")
     ready(page)
     assert state(page)["view"]["grid"][:2] == [["9D"], ["3D"]]
+    # the swap is offered only where the server says it would be played: not once the
+    # game's result stands (given up here behind the page's back)
+    page.evaluate("() => fetch('/api/giveup', {method: 'POST', headers: {'Content-Type': "
+                  "'application/json'}, body: '{}'})")
+    drag(page, cell("a1") + " img", cell("b1") + " img")
+    ready(page)
+    assert "finished" in (message.text_content() or "")
+    assert page.locator("#message button.offer").count() == 0
     no_errors(page)
 
 
@@ -290,7 +299,8 @@ def test_leaving_a_game_with_moves_asks_first(open_page: Callable[..., Page]) ->
     page.click("#btn-new")
     page.locator("#new-random").click()
     page.locator("#dlg-confirm").wait_for(state="visible")
-    assert "given up" in (page.locator("#confirm-text").text_content() or "")
+    asked = page.locator("#confirm-text").text_content() or ""
+    assert "given up" in asked and asked == state(page)["labels"]["leave"]
     page.locator("#dlg-confirm button.close").click()  # no: the game goes on
     ready(page)
     assert state(page)["game"]["id"] == first["game"]["id"]
@@ -303,6 +313,43 @@ def test_leaving_a_game_with_moves_asks_first(open_page: Callable[..., Page]) ->
     stats = page.evaluate("() => fetch('/api/stats').then(r => r.json())")
     assert (stats["played"], stats["given_up"]) == (1, 1)
     no_errors(page)
+
+
+def test_a_game_changed_by_another_server_is_shown_as_it_stands(
+        tmp_path: Path, make_server: Callable[..., Any],
+        make_context: Callable[..., Any]) -> None:
+    """Two servers on one database play this computer's game: the write of the one that
+    read it before the other's move is refused, and the refusal brings the game as it
+    stands, which the page shows (it asks nothing more)."""
+    import json
+    import urllib.request
+
+    db = tmp_path / "shared.sqlite3"
+    here = make_server(db=db, browsers_apart=False, game=1)
+    page = make_context().new_page()
+    page.goto(here.url + "/")
+    ready(page)
+    page.keyboard.press("d")  # the first action stores the game
+    ready(page)
+    assert state(page)["view"]["moves"] == 1
+    there = make_server(db=db, browsers_apart=False)
+    move = urllib.request.Request(there.url + "/api/move", data=json.dumps({"move": "d"}).encode(),
+                                  headers={"Content-Type": "application/json",
+                                           "Origin": there.url}, method="POST")
+    with urllib.request.urlopen(move) as answer:
+        elsewhere = json.load(answer)
+    assert elsewhere["view"]["moves"] == 2
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(f"{r.method} {r.url.removeprefix(here.url)}"))
+    page.keyboard.press("d")
+    ready(page)
+    assert "changed in another window" in page.inner_text("#message")
+    assert shown(page)["moves"] == "2" and shown(page)["stock"] == elsewhere["view"]["stock"]
+    assert_shows(page, elsewhere)
+    assert [a for a in asked if "/api/" in a] == ["POST /api/move"]  # the refusal brought it
+    page.keyboard.press("d")  # and play goes on from there
+    ready(page)
+    assert state(page)["view"]["moves"] == 3
 
 
 def test_click_to_move_and_double_click(open_page: Callable[..., Page]) -> None:
@@ -474,7 +521,11 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page = open_page(1)
     page.keyboard.press("d")
     ready(page)
+    assert not page.locator("#btn-hint").is_disabled()
     page.click("#btn-menu")
+    # a game in play: the menu offers what the server says applies (no review, no share)
+    assert page.locator("#menu-list").get_by_role("button", name="Review this game").count() == 0
+    assert page.locator("#menu-list").get_by_role("button", name="Share").count() == 0
     page.locator("#menu-list").get_by_role("button", name="Give up").click()
     page.click("#confirm-yes")
     ready(page)
@@ -489,7 +540,7 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page.click("#end-best-line")
     page.locator("#end-solution .line").wait_for(state="visible", timeout=30_000)
     line = (page.locator("#end-solution .line").text_content() or "").split()
-    assert line and line[0] in Game(1).view().to_dict()["legal"]
+    assert line and line[0] in view_dict(Game(1).view())["legal"]
     assert "0" in (page.locator("#end-solution .best-score").text_content() or "")
     # the line is only watched: from here on the page sends no request that changes anything
     sent: list[str] = []
@@ -500,7 +551,7 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     assert bar.is_visible()
     # the viewer starts at the deal as it was dealt, while the player's game stays as it is
     replay = Game(1)
-    start = replay.view().to_dict()
+    start = view_dict(replay.view())
     assert_shows(page, {"view": start})
     assert state(page) == st
     assert page.locator("#btn-undo").is_disabled()
@@ -508,9 +559,9 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     ready(page)
     page.click("#sol-next")
     ready(page)
-    replay.play(line[0])
-    replay.play(line[1])
-    assert_shows(page, {"view": replay.view().to_dict()})
+    replay.play_text(line[0])
+    replay.play_text(line[1])
+    assert_shows(page, {"view": view_dict(replay.view())})
     assert line[1] in (page.locator("#solution-step").text_content() or "")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "best-line-viewer.png"))
@@ -520,11 +571,11 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page.click(cell(dst))
     page.keyboard.press("d")
     ready(page)
-    assert_shows(page, {"view": replay.view().to_dict()})
+    assert_shows(page, {"view": view_dict(replay.view())})
     page.click("#sol-prev")
     ready(page)
     replay.undo()
-    assert_shows(page, {"view": replay.view().to_dict()})
+    assert_shows(page, {"view": view_dict(replay.view())})
     # play runs the line to its end, which shows the claimed score
     page.click("#sol-all")
     page.wait_for_function(
@@ -532,8 +583,8 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
         " return b.dataset.index === b.dataset.total; }", timeout=60_000)
     ready(page)
     for text in line[1:]:
-        replay.play(text)
-    assert_shows(page, {"view": replay.view().to_dict()})
+        replay.play_text(text)
+    assert_shows(page, {"view": view_dict(replay.view())})
     assert page.locator("#score").text_content() == "0"
     assert "0" in (page.locator("#solution-step").text_content() or "")
     page.click("#sol-stop")
@@ -553,6 +604,9 @@ def test_game_over_dialog_and_the_best_line(open_page: Callable[..., Page]) -> N
     page.click("#btn-menu")
     menu = page.locator("#menu-list")
     assert menu.get_by_role("button", name="Give up").count() == 0
+    assert menu.get_by_role("button", name="Review this game").count() == 1
+    assert menu.get_by_role("button", name="Share").count() == 1
+    assert page.locator("#btn-hint").is_disabled()
     menu.get_by_role("button", name="Result").click()
     dialog.wait_for(state="visible")
     no_errors(page)
@@ -623,7 +677,7 @@ def test_dialogs_rules_stats_help_and_settings(open_page: Callable[..., Page]) -
     page.select_option("#set-anim", "fast")
     page.click("#set-save")
     ready(page)
-    page.wait_for_function("() => document.querySelector('.cell img').src.includes('four=1')")
+    page.wait_for_function("() => document.querySelector('.cell img').src.includes('/cards/four/')")
     settings = page.evaluate("() => fetch('/api/settings').then(r => r.json())")
     assert settings["four_colour"] is True and settings["animation"] == "fast"
     # another language: the page's strings and card names follow

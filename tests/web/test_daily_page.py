@@ -82,6 +82,7 @@ def test_daily_calendar_and_share(size: str, make_server: Callable[..., Any],
     number = daily_deal(date.fromisoformat(today), "single-pass")
     assert f"game {number}" in page.inner_text("#daily-today")
     assert page.inner_text("#daily-result") == "Not played yet."
+    assert "can always be won" in page.inner_text("#daily-note")  # the answer says so
     assert page.locator("#daily-calendar button.day").count() == 35
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"daily-{size}.png"))

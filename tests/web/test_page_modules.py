@@ -3,7 +3,8 @@
 Read from the sources (no browser): every ``import`` of every module in
 ``web/static``, which must form no cycle and respect the layers; every imported
 name exported where it is imported from; the state written by ``state.js`` alone;
-every request sent by ``transport.js`` alone; no move text read by the page.
+every request sent by ``transport.js`` alone; no move text read by the page.  The
+same holds of the static site's page, whose ``transport.js`` is ``site/files``'s.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ from pathlib import Path
 
 import pytest
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "devilsgrip" / "web" / "static"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "devilsgrip"
+STATIC = PACKAGE / "web" / "static"
+SITE_FILES = PACKAGE / "site" / "files"
+PAGES = ("server", "site")
+"""The page served by the server, and the static site's (its own transport, as
+``devilsgrip.site.build`` puts it in place of the server's)."""
 
 IMPORT = re.compile(
     r"""^\s*import\s+(?:(?P<names>\{[^}]*\}|[\w$*\s,]+?)\s+from\s+)?["'](?P<path>[^"']+)["']""",
@@ -32,7 +38,7 @@ LAYERS: dict[str, int] = {
     "daily.js": 4,
     "viewer.js": 5,
     "render.js": 6,
-    "actions.js": 7,
+    "actions.js": 7, "records.js": 7,
     "menus.js": 8,
     "input.js": 9,
     "app.js": 10,
@@ -40,8 +46,12 @@ LAYERS: dict[str, int] = {
 DRAWING = {name for name, layer in LAYERS.items() if 3 <= layer <= 6}
 
 
-def modules() -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(STATIC.glob("*.js"))}
+def modules(page: str = "server") -> dict[str, str]:
+    """The page's modules by name, with their sources (``page``: one of :data:`PAGES`)."""
+    out = {path.name: path.read_text(encoding="utf-8") for path in sorted(STATIC.glob("*.js"))}
+    if page == "site":
+        out["transport.js"] = (SITE_FILES / "transport.js").read_text(encoding="utf-8")
+    return out
 
 
 def code_of(source: str) -> str:
@@ -65,9 +75,9 @@ def imports(source: str) -> dict[str, set[str]]:
     return found
 
 
-def graph() -> dict[str, dict[str, set[str]]]:
+def graph(page: str = "server") -> dict[str, dict[str, set[str]]]:
     out: dict[str, dict[str, set[str]]] = {}
-    for name, source in modules().items():
+    for name, source in modules(page).items():
         edges: dict[str, set[str]] = {}
         for path, taken in imports(source).items():
             assert path.startswith("./") and path.endswith(".js"), (name, path)
@@ -112,14 +122,24 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert imports(multi) == {"./b.js": {"x", "y"}, "./c.js": set(), "./d.js": set()}
 
 
-def test_the_page_modules_import_no_cycle() -> None:
-    edges = {name: set(targets) for name, targets in graph().items()}
+@pytest.mark.parametrize("page", PAGES)
+def test_the_page_modules_import_no_cycle(page: str) -> None:
+    edges = {name: set(targets) for name, targets in graph(page).items()}
     assert len(edges) >= 10
     assert find_cycle(edges) is None, " -> ".join(find_cycle(edges) or [])
 
 
-def test_every_module_has_its_layer_and_imports_only_below() -> None:
-    g = graph()
+def test_the_site_page_differs_by_its_transport_only() -> None:
+    server, site = modules("server"), modules("site")
+    assert set(server) == set(site)
+    assert [name for name in server if server[name] != site[name]] == ["transport.js"]
+    assert [path.name for path in SITE_FILES.glob("*.js")
+            if path.name in server] == ["transport.js"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_module_has_its_layer_and_imports_only_below(page: str) -> None:
+    g = graph(page)
     assert set(g) == set(LAYERS), "a new module of the page needs its layer here"
     wrong = [f"{name} imports {target}" for name, targets in g.items() for target in targets
              if LAYERS[target] >= LAYERS[name]]
@@ -131,9 +151,10 @@ def test_every_module_has_its_layer_and_imports_only_below() -> None:
                                                                "menus.js", "input.js"}]
 
 
-def test_every_imported_name_is_exported() -> None:
-    exported = {name: set(EXPORT.findall(source)) for name, source in modules().items()}
-    missing = [f"{name}: {target}.{n}" for name, targets in graph().items()
+@pytest.mark.parametrize("page", PAGES)
+def test_every_imported_name_is_exported(page: str) -> None:
+    exported = {name: set(EXPORT.findall(source)) for name, source in modules(page).items()}
+    missing = [f"{name}: {target}.{n}" for name, targets in graph(page).items()
                for target, taken in targets.items() for n in taken
                if n not in exported.get(target, set())]
     assert missing == []
@@ -170,29 +191,64 @@ def test_the_state_write_finder_finds_writes() -> None:
         assert not state_writes(read), read
 
 
-def test_only_the_state_module_changes_the_state() -> None:
-    writes = {name: state_writes(source) for name, source in modules().items()
+@pytest.mark.parametrize("page", PAGES)
+def test_only_the_state_module_changes_the_state(page: str) -> None:
+    writes = {name: state_writes(source) for name, source in modules(page).items()
               if name != "state.js"}
     assert {name: w for name, w in writes.items() if w} == {}
     assert state_writes(modules()["state.js"])  # the finder sees the writes where they are
 
 
-def test_every_request_goes_through_the_transport() -> None:
-    senders = sorted(name for name, source in modules().items()
-                     if re.search(r"\b(?:fetch|XMLHttpRequest|sendBeacon|WebSocket|EventSource)\b",
-                                  code_of(source)))
+@pytest.mark.parametrize("page", PAGES)
+def test_every_request_goes_through_the_transport(page: str) -> None:
+    senders = sorted(name for name, source in modules(page).items()
+                     if re.search(r"\b(?:fetch|XMLHttpRequest|sendBeacon|WebSocket|EventSource"
+                                  r"|postMessage)\b", code_of(source)))
     assert senders == ["transport.js"]
-    assert re.search(r"^export async function request\(method, path, body\)",
-                     modules()["transport.js"], re.MULTILINE)
+    transport = modules(page)["transport.js"]
+    assert re.search(r"^export async function request\(method, path, body\)", transport,
+                     re.MULTILINE)
+    # a refused answer becomes the one refusal both transports throw (with its state)
+    assert re.search(r"\bthrow refusalOf\(data, \w+\.status,", transport)
 
 
-@pytest.mark.parametrize("pattern", [
+DECISIONS = [
     r"\.legal\b",            # the engine's move texts: the page reads the state's places instead
-    r"split\(\s*[\"'][=-]",  # move or swap text taken apart
+    r"split\(\s*[\"'][=-](?![\"']\)\[0\])",  # move or swap text taken apart (a language
+    #                                         tag's first part aside)
     r"[\"']t-[\"']",         # the talon build's prefix
     r"takes a score of",     # the rating threshold: the server's label says it
     r"/api/picked",          # a pick-up sends nothing: the state says what it means
-])
+    r"counts as (?:over|given up)",  # what leaving does: the state's labels.leave says it
+    r"leave_asks",           # ... and whether to ask at all
+    r"\.(?:code|error)\s*(?:[!=]==?|\?\?)\s*[\"'`]",  # a refusal told apart by its code
+    r"case\s*[\"'][a-z]+-[a-z-]+[\"']",  # ... in a switch
+    r"(?<!\.id )(?:[!=]==|case)\s*[\"'][a-z]+-[a-z-]+[\"']",  # anything told apart by a
+    r"[\"'][a-z]+-[a-z-]+[\"']\s*[!=]==",  # code or a preset's name (an element's id aside)
+]
+
+
+@pytest.mark.parametrize("pattern", DECISIONS)
 def test_the_page_decides_nothing_the_server_decides(pattern: str) -> None:
-    found = [name for name, source in modules().items() if re.search(pattern, source)]
+    found = [f"{page}: {name}" for page in PAGES for name, source in modules(page).items()
+             if re.search(pattern, code_of_keeping_strings(source))]
     assert found == []
+
+
+def code_of_keeping_strings(source: str) -> str:
+    """The source without its comments (its strings kept: the patterns look into them)."""
+    out = re.sub(r"/\*.*?\*/", " ", source, flags=re.DOTALL)
+    return re.sub(r"(?m)(^|[^:\\\"'])//[^\n]*", r"\1 ", out)
+
+
+def test_the_decision_finder_finds_decisions() -> None:
+    for text in ('if (error.code === "game-changed") reload();', "e.code !== 'game-live'",
+                 'case "game-won":', 'd.rules === "single-pass" ? a : b', '"game-won" === c',
+                 'const [from, to] = text.split("-");',
+                 't("It then counts as over, with score {score}.")', "st.game.leave_asks"):
+        assert any(re.search(p, code_of_keeping_strings(text)) for p in DECISIONS), text
+    for text in ('if (error.state) show(error.state);', '// error.code === "game-changed"',
+                 'fetch("https://example.org/a")', 'el.dataset.code = code;',
+                 '$("stock-img").src = x;', 'lang.toLowerCase().split("-")[0]',
+                 'event.target.id === "guide-close"'):
+        assert not any(re.search(p, code_of_keeping_strings(text)) for p in DECISIONS), text

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from devilsgrip.cards import CARD_CODES, card_name
 from devilsgrip.game import Game
 from devilsgrip.web.server import COOKIE_NAME, CSP, MAX_BODY
+from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 POSTS = ("/api/new", "/api/restart", "/api/move", "/api/undo", "/api/redo", "/api/giveup",
@@ -258,12 +259,13 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
                 mirror.play(move)
             check(r)
             if r.status_code == 200 and "view" in r.json():
-                assert r.json()["view"] == mirror.view().to_dict()
+                assert r.json()["view"] == view_dict(mirror.view())
         check(c.get("/api/game"))
         check(c.post("/api/solution"))  # refused while the game is on: scanned like the rest
         check(c.post("/api/review"))
         check(c.get("/api/review"))
         check(c.get("/api/history"))
+        check(c.get("/api/export"))  # the records name the deal and the moves played only
         # the end: every response is still scanned, except the one post-game line
         r = c.post("/api/giveup")
         mirror.give_up()
@@ -305,7 +307,7 @@ def _exempt_review(c: httpx2.Client, game: Game) -> None:
         time.sleep(0.2)
         r = c.get("/api/review")
     assert r.status_code == 200, r.text
-    assert r.json()["positions"][-1] == game.view().to_dict()
+    assert r.json()["positions"][-1] == view_dict(game.view())
 
 
 def test_no_response_reveals_the_stock_order(server_url: str) -> None:
@@ -325,7 +327,7 @@ def test_the_scan_catches_a_leak() -> None:
                            request=httpx2.Request("GET", "http://x/"))
     with pytest.raises(AssertionError):
         _scan(named, game)
-    _scan(httpx2.Response(200, json=game.view().to_dict(),
+    _scan(httpx2.Response(200, json=view_dict(game.view()),
                          request=httpx2.Request("GET", "http://x/")), game)
 
 

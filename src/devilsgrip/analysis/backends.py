@@ -17,6 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from devilsgrip import codes
 from devilsgrip.analysis.results import AnalysisError, DealResult
 from devilsgrip.analysis.work import Task, run_task
 
@@ -53,7 +54,7 @@ class LocalBackend:
     def __init__(self, jobs: int | None = None) -> None:
         self.jobs = default_jobs() if jobs is None else jobs
         if self.jobs < 1:
-            raise AnalysisError("jobs-bad", f"--jobs must be at least 1, not {self.jobs}",
+            raise AnalysisError(codes.JOBS_BAD, f"--jobs must be at least 1, not {self.jobs}",
                                 jobs=self.jobs)
 
     @property
@@ -83,7 +84,7 @@ class LocalBackend:
             finished = True
         except BrokenProcessPool as exc:
             raise AnalysisError(
-                "worker-died",
+                codes.WORKER_DIED,
                 "a worker process died (out of memory?): rerun the same command to resume",
             ) from exc
         finally:
@@ -112,7 +113,7 @@ class DaskBackend:
             distributed: Any = importlib.import_module("distributed")
         except ImportError as exc:
             raise AnalysisError(
-                "dask-unavailable",
+                codes.DASK_UNAVAILABLE,
                 "the Dask backend needs dask.distributed: pip install 'devilsgrip[cluster]'",
             ) from exc
         self._cluster: Any = None
@@ -129,7 +130,7 @@ class DaskBackend:
             if self._cluster is not None:
                 self._cluster.close()
             raise AnalysisError(
-                "dask-unreachable", f"cannot reach the Dask scheduler {scheduler}: {exc}",
+                codes.DASK_UNREACHABLE, f"cannot reach the Dask scheduler {scheduler}: {exc}",
                 scheduler=scheduler or "", reason=str(exc),
             ) from exc
 
@@ -161,12 +162,12 @@ def make_backend(name: str, *, jobs: int | None = None, scheduler: str | None = 
     if name == "local":
         if scheduler:
             raise AnalysisError(
-                "scheduler-needs-dask", "--scheduler needs --backend dask"
+                codes.SCHEDULER_NEEDS_DASK, "--scheduler needs --backend dask"
             )
         return LocalBackend(jobs)
     if name == "dask":
         return DaskBackend(scheduler, jobs)
     raise AnalysisError(
-        "backend-unknown", f"unknown backend '{name}' (choose from {', '.join(BACKENDS)})",
+        codes.BACKEND_UNKNOWN, f"unknown backend '{name}' (choose from {', '.join(BACKENDS)})",
         backend=name,
     )

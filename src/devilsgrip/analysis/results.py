@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import IO, Any, Final, Protocol
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError
 
 PLAYERS: Final = ("clairvoyant", "honest", "greedy")
@@ -128,7 +129,7 @@ def open_results(
     p = Path(path)
     if not create and not p.exists():
         raise AnalysisError(
-            "results-missing", f"no results file at {p}", path=str(p)
+            codes.RESULTS_MISSING, f"no results file at {p}", path=str(p)
         )
     if is_parquet(p):
         return ParquetResults(p, lock=write)
@@ -172,7 +173,7 @@ class SqliteResults:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise AnalysisError(
-                    "results-newer",
+                    codes.RESULTS_NEWER,
                     f"{path} was written by a newer version of devilsgrip",
                     path=str(path),
                 )
@@ -181,7 +182,7 @@ class SqliteResults:
             self._db.commit()
         except sqlite3.DatabaseError as exc:
             raise AnalysisError(
-                "results-unreadable", f"cannot use {path} as a results file: {exc}",
+                codes.RESULTS_UNREADABLE, f"cannot use {path} as a results file: {exc}",
                 path=str(path), reason=str(exc),
             ) from exc
 
@@ -244,7 +245,7 @@ class ParquetResults:
             import pyarrow.parquet as pq
         except ImportError as exc:  # pragma: no cover - depends on the installation
             raise AnalysisError(
-                "parquet-unavailable",
+                codes.PARQUET_UNAVAILABLE,
                 "Parquet needs pyarrow: pip install 'devilsgrip[analysis]'",
             ) from exc
         return pa, pq
@@ -260,7 +261,7 @@ class ParquetResults:
         except OSError as exc:
             handle.close()
             raise AnalysisError(
-                "results-busy",
+                codes.RESULTS_BUSY,
                 f"another run is writing {self.path}: wait for it, or write to a SQLite "
                 "file, which several runs can share",
                 path=str(self.path),
@@ -273,7 +274,7 @@ class ParquetResults:
             table = pq.read_table(self.path)
         except Exception as exc:
             raise AnalysisError(
-                "results-unreadable", f"cannot read {self.path} as Parquet: {exc}",
+                codes.RESULTS_UNREADABLE, f"cannot read {self.path} as Parquet: {exc}",
                 path=str(self.path), reason=str(exc),
             ) from exc
         for row in table.to_pylist():

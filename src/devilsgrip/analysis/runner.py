@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from devilsgrip import codes
 from devilsgrip.analysis.backends import Backend, make_backend
 from devilsgrip.analysis.results import PLAYERS, AnalysisError, DealResult, open_results
 from devilsgrip.analysis.work import Task, auto_chunk_size, chunked
@@ -37,25 +38,26 @@ def parse_games(text: str) -> list[int]:
         m = _RANGE_RE.fullmatch(part)
         if m is None:
             raise AnalysisError(
-                "games-bad", f"bad game range '{part.strip()}': write e.g. 1-10000 or 1-5,9",
+                codes.GAMES_BAD, f"bad game range '{part.strip()}': write e.g. 1-10000 or 1-5,9",
                 games=part.strip(),
             )
         low = parse_number(m.group(1), MAX_GAME_NUMBER)
         high = parse_number(m.group(2), MAX_GAME_NUMBER) if m.group(2) else low
         if low is None or high is None or low < 1 or high > MAX_GAME_NUMBER or high < low:
             raise AnalysisError(
-                "games-bad", f"bad game range '{part.strip()}': write e.g. 1-10000 or 1-5,9",
+                codes.GAMES_BAD, f"bad game range '{part.strip()}': write e.g. 1-10000 or 1-5,9",
                 games=part.strip(),
             )
         if high - low >= MAX_DEALS:
             raise AnalysisError(
-                "games-too-many", f"the range '{part.strip()}' has more than 10 million deals",
+                codes.GAMES_TOO_MANY, f"the range '{part.strip()}' has more than 10 million deals",
                 games=part.strip(),
             )
         numbers.update(range(low, high + 1))
         if len(numbers) > MAX_DEALS:
             raise AnalysisError(
-                "games-too-many", f"the ranges '{text.strip()}' have more than 10 million deals",
+                codes.GAMES_TOO_MANY,
+                f"the ranges '{text.strip()}' have more than 10 million deals",
                 games=text.strip(),
             )
     return sorted(numbers)
@@ -123,7 +125,7 @@ def run_analysis(
     """
     if player not in PLAYERS:
         raise AnalysisError(
-            "player-unknown", f"unknown player '{player}' (choose from {', '.join(PLAYERS)})",
+            codes.PLAYER_UNKNOWN, f"unknown player '{player}' (choose from {', '.join(PLAYERS)})",
             player=player,
         )
     rules_text = str(Rules.parse(rules))

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from devilsgrip import codes
 from devilsgrip.analysis.results import PLAYERS, AnalysisError, DealResult
 from devilsgrip.game import Game
 
@@ -50,7 +51,7 @@ def analyze_deal(
     """
     if player not in PLAYERS:
         raise AnalysisError(
-            "player-unknown",
+            codes.PLAYER_UNKNOWN,
             f"unknown player '{player}' (choose from {', '.join(PLAYERS)})",
             player=player,
         )
@@ -67,7 +68,7 @@ def analyze_deal(
             check.play(move)
         if check.score != solved.score:
             raise AnalysisError(
-                "solver-mismatch",
+                codes.SOLVER_MISMATCH,
                 f"game {number}: the solver claims score {solved.score} "
                 f"but its moves reach {check.score}",
                 game=number,

@@ -55,13 +55,9 @@ def settle_deal_number(args: argparse.Namespace) -> None:
 
 def make_game(number: int | None, deck: str | None, rules: str) -> Game:
     """The game the options name (a random numbered deal when neither is given)."""
-    if deck is not None:
-        return Game(deck=deck, rules=rules)
-    if number is None:
-        from devilsgrip.session import random_deal_number
+    from devilsgrip.table.actions import deal_game
 
-        number = random_deal_number()
-    return Game(number, rules=rules)
+    return deal_game(number, deck, rules)
 
 
 def db_path(args: argparse.Namespace) -> Path | None:

@@ -9,6 +9,7 @@ from typing import Any
 from devilsgrip.cli_support import seconds, seed_number
 from devilsgrip.commands import add_game_options, make_game
 from devilsgrip.i18n import _
+from devilsgrip.records import write_record
 
 
 def register(sub: Any) -> None:
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     game = make_game(args.game, args.deck, args.rules)
     game.tags["Player"] = args.player
     play_game(game, args.player, seed=args.seed, time_limit=args.time_limit)
-    print(game.record(), end="")
+    print(write_record(game), end="")
     # the score on standard error: standard output is the record alone, so that
     # `devilsgrip autoplay ... | devilsgrip review -` reads it as it stands
     print(_("score: {score}").format(score=game.score), file=sys.stderr)

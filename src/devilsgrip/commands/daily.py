@@ -8,6 +8,7 @@ import json
 from datetime import date
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cli_support import fail, file_path, say, shown
 from devilsgrip.commands import add_language_option, db_path
 from devilsgrip.i18n import _, ngettext
@@ -39,26 +40,24 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.daily import DailyError, parse_day
     from devilsgrip.rules import Rules
-    from devilsgrip.store import Store, StoreError, default_path, store_error_text
     from devilsgrip.table.daily import daily_calendar
+    from devilsgrip.table.stored import StoreError, open_existing, store_error_text
     from devilsgrip.table.words import Words, rules_label
 
     try:
         day = parse_day(args.date) if args.date is not None else date.today()
     except DailyError as exc:
-        if exc.code == "daily-date-range":
+        if exc.code == codes.DAILY_DATE_RANGE:
             fail(_("there is no daily deal on {date}: the days run from 2000-01-01 to "
                    "2999-12-31").format(date=exc.params["date"]))
         fail(_("bad date '{date}': write it YYYY-MM-DD, e.g. 2026-12-05").format(
             date=shown(args.date)))
     rules = str(Rules.parse(args.rules))
-    path = db_path(args)
     store = None
-    if path is not None or default_path().exists():
-        try:
-            store = Store.open(path)
-        except StoreError as exc:
-            say(f"devilsgrip: {store_error_text(exc)}")
+    try:
+        store = open_existing(db_path(args))
+    except StoreError as exc:
+        say(f"devilsgrip: {store_error_text(exc)}")
     try:
         cal = daily_calendar(store, "local", rules, day)
     except StoreError as exc:

@@ -19,7 +19,7 @@ from devilsgrip.commands import add_game_options
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _, ngettext
 from devilsgrip.rules import Rules
-from devilsgrip.store import StoreError, store_error_text
+from devilsgrip.table.stored import StoreError, store_error_text
 
 
 def register(sub: Any) -> None:

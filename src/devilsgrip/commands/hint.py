@@ -6,10 +6,10 @@ import argparse
 import json
 from typing import Any
 
+from devilsgrip import records
 from devilsgrip.cli_support import fail, file_name, seconds, seed_number
 from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.commands.solve import game_from_args
-from devilsgrip.game import Game
 from devilsgrip.i18n import _
 
 
@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
         if args.game is not None or args.deck is not None or args.position is not None:
             fail(_("give a record file, or --position, or --game/--deck with --moves"))
         text = read_record(args.record)
-        game = Game.from_record(text)
+        game = records.read_record(text)
         if args.moves:
-            game.play_all(args.moves)
+            game.play_all_text(args.moves)
     else:
         if args.game is None and args.deck is None and args.position is None:
             fail(_("give a record file, --position, or --game/--deck with --moves"))

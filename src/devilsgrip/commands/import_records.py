@@ -10,7 +10,12 @@ from devilsgrip.commands import add_game_options, no_record_message, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, ngettext, translate_error
-from devilsgrip.store import StoreError, import_records, split_records, store_error_text
+from devilsgrip.table.stored import (
+    StoreError,
+    import_records,
+    split_records,
+    store_error_text,
+)
 
 EXIT_SOME_BAD = 1
 

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from devilsgrip import codes, records
 from devilsgrip.cli_support import fail, file_name, say
 from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
@@ -41,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
             fail(_("give a record file, or --game/--deck with --moves, not both"))
         text = read_record(args.record)
         try:
-            game = Game.from_record(text)
+            game = records.read_record(text)
         except RecordError as exc:
-            if exc.code == "record-illegal-move":
+            if exc.code == codes.RECORD_ILLEGAL_MOVE:
                 return _illegal(exc.params["number"], exc.params["move"], translate_error(exc))
             raise
     else:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             deck=args.deck, rules=args.rules)
         for number, token in enumerate(split_move_text(args.moves or ""), start=1):
             try:
-                game.play(token)
+                game.play_text(token)
             except (MoveError, IllegalMoveError) as exc:
                 return _illegal(number, token, translate_error(exc))
     if args.json:

@@ -8,12 +8,17 @@ import shutil
 import sys
 import threading
 import time
-from typing import Any, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
 
+from devilsgrip import codes, records
 from devilsgrip.cli_support import fail, seconds, whole_number
 from devilsgrip.commands import add_game_options, db_path, read_record
-from devilsgrip.game import Game
+from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _
+
+if TYPE_CHECKING:
+    from devilsgrip.table.stored import Store
 
 
 def register(sub: Any) -> None:
@@ -89,61 +94,73 @@ class _ProgressLine:
             self._put("")
 
 
-def _game(args: argparse.Namespace) -> tuple[Game, int | None]:
-    """The game to review and its stored id (None for a record)."""
+def _with_progress(args: argparse.Namespace, review: Callable[[Any], Any]) -> Any:
+    """``review(progress)``, with its progress on a line of the terminal when there is one."""
+    bar = _ProgressLine(args.time_limit) if sys.stderr.isatty() else None
+    try:
+        return review(bar.progress if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _stored(args: argparse.Namespace) -> tuple[int, Store] | None:
+    """The stored game to review and the store it is in (None: a record is reviewed)."""
     chosen = sum(bool(x) for x in (args.record is not None, args.last, args.game_id))
     if chosen != 1:
         fail(_("give a record file (or -), --last, or --game-id"))
     if args.record is not None:
-        return Game.from_record(read_record(args.record)), None
+        return None
     from devilsgrip.i18n import translate_error
-    from devilsgrip.store import Store, StoreError
+    from devilsgrip.table.stored import last_finished, open_store
 
     try:
-        store = Store.open(db_path(args), create=False)
-    except StoreError as exc:
+        store = open_store(db_path(args), create=False)
+    except DevilsGripError as exc:
         fail(translate_error(exc))
-    with store:
-        if args.last:
-            finished = store.games(finished=True)
-            if not finished:
-                fail(_("there is no finished game in the store"))
-            info = max(finished, key=lambda g: (g.ended or "", g.id))
-        else:
-            found = store.game_info(args.game_id)
-            if found is None:
-                fail(_("there is no game {game_id} in the store").format(game_id=args.game_id))
-            info = found
-        if not info.final:
-            from devilsgrip.session import PlaySession
-
-            session = PlaySession.resume(store, info.id)
-            if not session.game.is_over():
-                fail(_("game {game_id} is still being played: only a finished game is "
-                       "reviewed").format(game_id=info.id))
-            session.make_final()  # its stock is shown now: the game's result stands
-        return store.load_game(info.id), info.id
+    if args.last:
+        info = last_finished(store)
+        if info is None:
+            store.close()
+            fail(_("there is no finished game in the store"))
+        return info.id, store
+    if store.game_info(args.game_id) is None:
+        store.close()
+        fail(_("there is no game {game_id} in the store").format(game_id=args.game_id))
+    return args.game_id, store
 
 
 def run(args: argparse.Namespace) -> int:
     from devilsgrip import table
-    from devilsgrip.review import review_game
 
-    game, game_id = _game(args)
-    if not (game.is_over() or game.given_up or game.is_won() or game_id is not None):
-        fail(_("the game of this record is still in play: only a finished game is reviewed"))
-    bar = _ProgressLine(args.time_limit) if sys.stderr.isatty() else None
-    try:
-        review = review_game(game, time_limit=args.time_limit,
-                             progress=bar.progress if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
-    if game_id is not None:
-        from devilsgrip.store import Store
+    stored = _stored(args)
+    if stored is None:
+        game = records.read_record(read_record(args.record))
+        try:
+            review = _with_progress(args, lambda progress: table.review_record(
+                game, time_limit=args.time_limit, progress=progress))
+        except DevilsGripError as exc:
+            if exc.code != codes.GAME_LIVE:
+                raise
+            fail(_("the game of this record is still in play: only a finished game is "
+                   "reviewed"))
+    else:
+        from devilsgrip.table.controller import Refusal
+        from devilsgrip.table.stored import stored_table
 
-        with Store.open(db_path(args), create=False) as store:
-            store.save_review(game_id, review.to_dict())
+        game_id, store = stored
+        with store:
+            controller = stored_table(store, game_id)
+            try:
+                controller.review_start()  # its stock is shown now: the game's result stands
+            except Refusal as refusal:
+                if refusal.code != codes.GAME_LIVE:
+                    fail(refusal.text)
+                fail(_("game {game_id} is still being played: only a finished game is "
+                       "reviewed").format(game_id=game_id))
+            review = _with_progress(args, lambda progress: controller.review(
+                time_limit=args.time_limit, progress=progress))  # a kept review is read back
+            game = controller.game
     if args.json:
         print(json.dumps(review.to_dict()))
         return 0

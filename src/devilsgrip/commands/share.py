@@ -28,9 +28,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from devilsgrip.session import PlaySession
-    from devilsgrip.store import StoreError, store_error_text
-    from devilsgrip.table.daily import best_possible, share_text
+    from devilsgrip.i18n import translate_error
+    from devilsgrip.table.controller import Refusal
+    from devilsgrip.table.stored import StoreError, last_finished, stored_table
     from devilsgrip.table.words import Words
 
     store = open_or_report(args)
@@ -44,16 +44,19 @@ def run(args: argparse.Namespace) -> int:
                     fail(_("there is no game {game_id} in the database {path}").format(
                         game_id=args.game_id, path=store.path))
             else:
-                done = [g for g in store.games(finished=True)]
-                if not done:
+                found = last_finished(store)
+                if found is None:
                     fail(_("no finished game to share yet"))
-                info = max(done, key=lambda g: (g.ended or "", g.id))
+                info = found
             if not info.final:
                 fail(_("game {game_id} is still being played: share it once it has "
                        "ended").format(game_id=info.id))
-            session = PlaySession.resume(store, info.id)
+            controller = stored_table(store, info.id, Words(args.lang))
         except StoreError as exc:
-            say(f"devilsgrip: {store_error_text(exc)}")
+            say(f"devilsgrip: {translate_error(exc)}")
             return EXIT_STORE
-        print(share_text(session, Words(args.lang), best_possible(session)))
+        try:
+            print(controller.share())
+        except Refusal as refusal:
+            fail(refusal.text)
     return 0

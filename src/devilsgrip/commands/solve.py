@@ -10,7 +10,7 @@ from devilsgrip.cli_support import fail, seconds
 from devilsgrip.commands import add_game_options, make_game
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
-from devilsgrip.notation import format_moves, split_move_text
+from devilsgrip.notation import format_moves
 
 
 def register(sub: Any) -> None:
@@ -40,7 +40,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
         game = make_game(args.game, args.deck, args.rules)
     moves = getattr(args, "moves", None)
     if moves:
-        game.play_all(split_move_text(moves))
+        game.play_all_text(moves)
     return game
 
 

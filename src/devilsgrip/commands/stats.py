@@ -10,7 +10,7 @@ from devilsgrip.cli_support import owner_name, say
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, rating_label
 from devilsgrip.rules import Rules
-from devilsgrip.store import Stats, Store, StoreError, store_error_text
+from devilsgrip.table.stored import Stats, Store, StoreError, open_store, store_error_text
 
 EXIT_STORE = 2
 
@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
 def open_or_report(args: argparse.Namespace, *, create: bool = False) -> Store | None:
     """The store, or None after printing the one-line reason on standard error."""
     try:
-        return Store.open(db_path(args), create=create)
+        return open_store(db_path(args), create=create)
     except StoreError as exc:
         say(f"devilsgrip: {store_error_text(exc)}")
         return None

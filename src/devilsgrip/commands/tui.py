@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         set_language(args.lang)
     rules = str(Rules.parse(args.rules))
     from devilsgrip.game import Game
-    from devilsgrip.session import open_store
+    from devilsgrip.table.stored import open_for_play, prepare_searches
 
     # a bad game number or deck is refused here, before the screen opens
     if args.daily and (args.game is not None or args.deck is not None):
@@ -37,11 +37,10 @@ def run(args: argparse.Namespace) -> int:
         Game(args.game, rules=rules)
     elif args.deck is not None:
         Game(deck=args.deck, rules=rules)
-    store, problem = open_store(db_path(args))
-    from devilsgrip.solver.portfolio import prepare_beside
+    store, problem = open_for_play(db_path(args))
     from devilsgrip.tui.app import DevilsGripApp
 
-    prepare_beside()  # the screen takes the standard streams a search beside needs
+    prepare_searches()  # the screen takes the standard streams a search beside needs
 
     from datetime import date
 

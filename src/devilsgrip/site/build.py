@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Final
 
 import devilsgrip
-from devilsgrip import i18n
+from devilsgrip import codes, i18n
 from devilsgrip.cards import CARD_CODES
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import N_
@@ -64,11 +64,11 @@ SITE_WORDS: Final = (
 keeps them in every language, in ``site-words.json``)."""
 
 ERRORS: Final = {
-    "site-no-pyodide": N_("the Pyodide runtime is not in {path} (install it with `make "
+    codes.SITE_NO_PYODIDE: N_("the Pyodide runtime is not in {path} (install it with `make "
                           "site`, or `npm install pyodide@{version}`)"),
-    "site-not-ours": N_("{path} is not empty and holds no site built by devilsgrip: "
+    codes.SITE_NOT_OURS: N_("{path} is not empty and holds no site built by devilsgrip: "
                         "nothing was written"),
-    "site-write-failed": N_("cannot write {path}: {reason}"),
+    codes.SITE_WRITE_FAILED: N_("cannot write {path}: {reason}"),
 }
 
 
@@ -102,12 +102,13 @@ def find_pyodide(given: Path | None = None) -> Path:
         if all((folder / name).is_file() for name in PYODIDE_FILES):
             return folder
     shown = candidates[0] if candidates else Path(PYODIDE_PLACES[0])
-    raise SiteError("site-no-pyodide", path=str(shown), version=PYODIDE_VERSION)
+    raise SiteError(codes.SITE_NO_PYODIDE, path=str(shown), version=PYODIDE_VERSION)
 
 
 def package_zip() -> bytes:
-    """The project's package as a zip: its Python modules, the compiled catalogs and the
-    rules texts; no compiled extension (the search core falls back to pure Python)."""
+    """The project's package as a zip: its Python modules, its data (the catalog of
+    winnable deals), the compiled catalogs and the rules texts; no compiled extension
+    (the search core falls back to pure Python)."""
     members: dict[str, bytes] = {}
     for path in sorted(PACKAGE_DIR.rglob("*")):
         relative = path.relative_to(PACKAGE_DIR).as_posix()
@@ -115,7 +116,8 @@ def package_zip() -> bytes:
                                      or f"/{part}/" in f"/{relative}"
                                      for part in LEFT_OUT):
             continue
-        if path.suffix not in (".py", ".md") and path.name != "py.typed":
+        if path.suffix not in (".py", ".md") and path.name != "py.typed" \
+                and not relative.startswith("data/"):  # the catalogs the game reads
             continue
         members[f"devilsgrip/{relative}"] = path.read_bytes()
     for lang in i18n.LANGUAGES:
@@ -236,9 +238,9 @@ def site_files(pyodide: Path) -> tuple[dict[str, bytes], str]:
 
 def _check_folder(folder: Path) -> None:
     if folder.is_dir() and any(folder.iterdir()) and not (folder / MARK).is_file():
-        raise SiteError("site-not-ours", path=str(folder))
+        raise SiteError(codes.SITE_NOT_OURS, path=str(folder))
     if folder.exists() and not folder.is_dir():
-        raise SiteError("site-not-ours", path=str(folder))
+        raise SiteError(codes.SITE_NOT_OURS, path=str(folder))
 
 
 def build_site(folder: Path, pyodide: Path | None = None) -> SiteReport:
@@ -268,6 +270,6 @@ def build_site(folder: Path, pyodide: Path | None = None) -> SiteReport:
             shutil.rmtree(fresh, ignore_errors=True)
             raise
     except OSError as exc:
-        raise SiteError("site-write-failed", path=str(exc.filename or folder),
+        raise SiteError(codes.SITE_WRITE_FAILED, path=str(exc.filename or folder),
                         reason=exc.strerror or str(exc)) from exc
     return SiteReport(folder, tuple(sorted(files)), sum(len(b) for b in files.values()), version)

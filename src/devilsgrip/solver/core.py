@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Final
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.rules import Rules
 from devilsgrip.solver.bounds import CardBounds, RunBounds
@@ -51,13 +52,13 @@ _compiled, _missing_reason = _import_compiled()
 
 def _choose(choice: str) -> ModuleType | None:
     if choice not in ("", *CHOICES):
-        raise CoreError("core-unknown",
+        raise CoreError(codes.CORE_UNKNOWN,
                         f"{ENV_VAR}={choice!r} names no search core: choose '{PYTHON}' or "
                         f"'{COMPILED}'", choice=choice)
     if choice == PYTHON:
         return None
     if _compiled is None and choice == COMPILED:
-        raise CoreError("core-missing",
+        raise CoreError(codes.CORE_MISSING,
                         f"{ENV_VAR}=compiled, but the compiled search core is not built "
                         f"({_missing_reason}): reinstall devilsgrip where a C compiler is, "
                         f"or set {ENV_VAR}=python", reason=_missing_reason)
@@ -77,7 +78,7 @@ _active, _error = _from_environment()
 def _configure(module: ModuleType) -> None:
     import time
 
-    from devilsgrip.solver.search import PhaseEnd, TimeUp
+    from devilsgrip.solver.limits import PhaseEnd, TimeUp
 
     module.configure(TimeUp, PhaseEnd, time.perf_counter)
 

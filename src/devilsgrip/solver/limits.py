@@ -1,11 +1,21 @@
-"""The time limit every thinking entry point takes, checked in one place."""
+"""The time limit every thinking entry point takes, checked in one place, and the signals
+that end a search when its budget is spent."""
 
 from __future__ import annotations
 
 import math
 
+from devilsgrip import codes
 from devilsgrip.cards import number_text
 from devilsgrip.errors import LimitError
+
+
+class TimeUp(Exception):
+    """The search's time or node budget is spent."""
+
+
+class PhaseEnd(Exception):
+    """An exhaustive turn's node budget is spent: the playouts take their turn."""
 
 
 def check_time_limit(time_limit: float | None, *, none_ok: bool = False) -> None:
@@ -32,7 +42,7 @@ def check_time_limit(time_limit: float | None, *, none_ok: bool = False) -> None
         return
     shown = number_text(time_limit) if isinstance(time_limit, int) else repr(time_limit)
     raise LimitError(
-        "time-limit-bad",
+        codes.TIME_LIMIT_BAD,
         f"the time limit must be a positive number of seconds, not {shown}",
         limit=shown,
     )

@@ -20,6 +20,7 @@ from devilsgrip.rules import Rules
 from devilsgrip.solver import core
 from devilsgrip.solver.bounds import Bounds
 from devilsgrip.solver.grids import TOP_FIELD
+from devilsgrip.solver.limits import PhaseEnd, TimeUp
 from devilsgrip.solver.moves import Child, Cut, G, MacroMove, reachable_cuts
 
 DEFAULT_TT_ENTRIES: Final = 2_000_000
@@ -114,14 +115,6 @@ class SharedTable:
         for i in ids:
             mask &= ~(1 << i)
         return ids, mask
-
-
-class TimeUp(Exception):
-    """The search's time or node budget is spent."""
-
-
-class PhaseEnd(Exception):
-    """An exhaustive turn's node budget is spent: the playouts take their turn."""
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,10 @@ from devilsgrip.solver import core
 from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
 from devilsgrip.solver.clairvoyant import CardSearch, RunSearch, use_compiled
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
+from devilsgrip.solver.limits import TimeUp
 from devilsgrip.solver.lines import realize
 from devilsgrip.solver.moves import Cut, G
-from devilsgrip.solver.search import NOTHING_TAKEN, Search, TimeUp
+from devilsgrip.solver.search import NOTHING_TAKEN, Search
 
 WON: Final = "won"
 LOST: Final = "lost"

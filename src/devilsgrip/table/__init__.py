@@ -55,9 +55,6 @@ from devilsgrip.table.actions import (
     redo as redo,
 )
 from devilsgrip.table.actions import (
-    summary as summary,
-)
-from devilsgrip.table.actions import (
     undo as undo,
 )
 from devilsgrip.table.guide import (
@@ -74,6 +71,12 @@ from devilsgrip.table.history import (
 )
 from devilsgrip.table.history import (
     history_entry as history_entry,
+)
+from devilsgrip.table.places import (
+    PLACE_INDEX as PLACE_INDEX,
+)
+from devilsgrip.table.places import (
+    PLACE_NAMES as PLACE_NAMES,
 )
 from devilsgrip.table.places import (
     PLACES as PLACES,
@@ -135,6 +138,9 @@ from devilsgrip.table.policy import (
 from devilsgrip.table.policy import (
     swap_move as swap_move,
 )
+from devilsgrip.table.policy import (
+    swap_refusal as swap_refusal,
+)
 from devilsgrip.table.reviews import (
     REVIEW_SHARE_BEFORE_END as REVIEW_SHARE_BEFORE_END,
 )
@@ -149,6 +155,9 @@ from devilsgrip.table.reviews import (
 )
 from devilsgrip.table.reviews import (
     review_moves_in_words as review_moves_in_words,
+)
+from devilsgrip.table.reviews import (
+    review_record as review_record,
 )
 from devilsgrip.table.reviews import (
     review_rows as review_rows,

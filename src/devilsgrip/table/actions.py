@@ -19,14 +19,6 @@ if TYPE_CHECKING:
 from devilsgrip.table.policy import give_up_refusal
 from devilsgrip.table.words import (
     Event,
-    Words,
-    deal_label,
-    rating_label,
-    redeals_label,
-    rules_label,
-    saving_warning,
-    say_end,
-    status_label,
 )
 
 
@@ -94,17 +86,21 @@ def new_game(
     :meth:`PlaySession.leave` says; the screen asked the player first when
     ``session.leave_asks``.
     """
-    from devilsgrip.session import random_deal_number
-
-    rules = rules if rules is not None else session.game.rules
-    if deck is not None:
-        game = Game(deck=deck, rules=rules)
-    else:
-        game = Game(random_deal_number() if number is None else number, rules=rules)
+    game = deal_game(number, deck, rules if rules is not None else session.game.rules)
     left = session.leave()
     fresh = PlaySession.begin(session.store, game, session.owner, session.store_error,
                               daily=daily)
     return fresh, Event("new", left=left)
+
+
+def deal_game(number: int | None, deck: str | None, rules: Rules | str) -> Game:
+    """The deal a player asks for: ``deck``, else game ``number``, else a random numbered
+    deal (a bad number, deck or rules raises the engine's error)."""
+    from devilsgrip.session import random_deal_number
+
+    if deck is not None:
+        return Game(deck=deck, rules=rules)
+    return Game(random_deal_number() if number is None else number, rules=rules)
 
 
 def play_again(session: PlaySession) -> tuple[PlaySession, Event]:
@@ -145,36 +141,3 @@ class Summary:
             "end": self.end, "warning": self.warning, "leave_asks": self.leave_asks,
             "final": self.final,
         }
-
-
-def deal_best(session: PlaySession, before: int | None) -> int | None:
-    """The deal's best final score: ``before`` (the other games'), and this game's score
-    once its result stands."""
-    if not session.final:
-        return before
-    score = session.game.score
-    return score if before is None else min(before, score)
-
-
-def summary(session: PlaySession, words: Words, best: int | None = None) -> Summary:
-    """The summary of ``session`` (``best``: the other games' best on this deal, when
-    already looked up)."""
-    game = session.game
-    before = session.best_score() if best is None else best
-    status = session.result or game.status
-    return Summary(
-        deal=deal_label(game, words),
-        rules=rules_label(game.rules, words),
-        status=status_label(status, words),
-        rating=rating_label(game.rating.value, words),
-        score=game.score,
-        moves=game.moves_played,
-        redeals=redeals_label(game, words),
-        best=deal_best(session, before),
-        new_best=session.final and before is not None and game.score < before,
-        best_before=before,
-        end=say_end(session, words),
-        warning=saving_warning(session, words),
-        leave_asks=session.leave_asks,
-        final=session.final,
-    )

@@ -31,34 +31,41 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Final
 
+from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
 from devilsgrip.game import Game, View
 from devilsgrip.i18n import N_
-from devilsgrip.notation import DEAL, REDEAL, Move
+from devilsgrip.notation import DEAL, REDEAL, Move, MoveKind
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.store import StoreError
 from devilsgrip.table import policy
-from devilsgrip.table.actions import Summary, summary
-from devilsgrip.table.places import STOCK, Place, move_places
+from devilsgrip.table.actions import Summary
+from devilsgrip.table.places import STOCK, TALON, Place, move_places
 from devilsgrip.table.words import (
     Event,
     Words,
+    deal_label,
+    rating_label,
+    redeals_label,
+    rules_label,
+    saving_warning,
     say_end,
     say_error,
     say_event,
     say_hint,
     say_picked,
     sentence,
+    status_label,
 )
 
 if TYPE_CHECKING:
-    from devilsgrip.review import Review
-    from devilsgrip.solver import Hint
+    from devilsgrip.review import Review as Review
+    from devilsgrip.solver import Hint as Hint
     from devilsgrip.table.daily import DailyCalendar
 
-__all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Refusal", "Snapshot",
-           "Table", "find_best_line"]
+__all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Picking", "Refusal",
+           "Snapshot", "Table", "find_best_line", "picking", "search_hint"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
                   "new_game", "restart", "share")
@@ -106,8 +113,56 @@ class Snapshot:
     """The actions of :data:`ACTIONS` that may be taken now."""
     leave_warning: str | None
     """What leaving the game does to it, to ask the player first (None: no need to ask)."""
+    picking: Picking = field(default_factory=lambda: Picking({}, {}, {}, None))
+    """What picking up each place means now, and what a click on the stock plays."""
     daily: str | None = None
     """The day whose daily deal this game is played as (None: not a daily)."""
+
+
+@dataclass(frozen=True)
+class Picking:
+    """What the player may pick up now and where it may go, read from the state's legal
+    moves (the drop policy's answers for every place at once, no move checked again)."""
+
+    said: dict[Place, str]
+    """The places where something can be picked up, with what picking it up means, in words."""
+    targets: dict[Place, list[Place]]
+    """The cells each of those places can be built on."""
+    swaps: dict[Place, list[Place]]
+    """The empty cells a pile dropped from each of those places swaps with."""
+    stock: Move | None
+    """What a click on the stock plays (None: it is refused)."""
+
+
+def picking(session: PlaySession, view: View, words: Words) -> Picking:
+    """What picking up each place means in the state of ``view`` (the game of ``session``
+    now), as :func:`~devilsgrip.table.policy.pick_up_refusal`,
+    :func:`~devilsgrip.table.policy.drop_refusal` and
+    :func:`~devilsgrip.table.policy.move_refusal` answer it place by place (a test holds
+    them equal): from the legal moves worked out once with the view."""
+    if view.given_up:
+        return Picking({}, {}, {}, None)
+    grid, final = view.grid, session.final
+    places = [c for c in range(len(grid)) if grid[c]]
+    if view.talon:
+        places.append(TALON)
+    targets: dict[Place, list[Place]] = {p: [] for p in places}
+    stock = None
+    for move in view.legal:
+        if move.kind is MoveKind.BUILD:
+            targets[move.src].append(move.dst)
+        elif move.kind is MoveKind.TALON:
+            targets[TALON].append(move.dst)
+        elif not final:
+            stock = move
+    empty = [c for c in range(len(grid)) if not grid[c]]
+    return Picking(
+        said={p: say_picked(session.game, p, words, targets[p]) for p in places},
+        targets=targets,
+        swaps={p: [] if final or p == TALON else [c for c in empty if c != p]
+               for p in places},
+        stock=stock,
+    )
 
 
 @dataclass(frozen=True)
@@ -159,6 +214,49 @@ def find_best_line(start: Game, *, time_limit: float = 10.0) -> BestLine:
     return BestLine(result.score, bool(result.proven), tuple(result.moves), start)
 
 
+def deal_best(session: PlaySession, before: int | None) -> int | None:
+    """The deal's best final score: ``before`` (the other games'), and this game's score
+    once its result stands."""
+    if not session.final:
+        return before
+    score = session.game.score
+    return score if before is None else min(before, score)
+
+
+def summary(session: PlaySession, words: Words, best: int | None,
+            view: View | None = None) -> Summary:
+    """The summary of ``session`` (``best``: the other games' best on this deal, looked up
+    once by the caller; ``view``: the session's view, when the caller has it)."""
+    game = session.game
+    before = best
+    status = session.result or session.status
+    return Summary(
+        deal=deal_label(game, words),
+        rules=rules_label(game.rules, words),
+        status=status_label(status, words),
+        rating=rating_label(game.rating.value, words),
+        score=game.score,
+        moves=game.moves_played,
+        redeals=redeals_label(game, words),
+        best=deal_best(session, before),
+        new_best=session.final and before is not None and game.score < before,
+        best_before=before,
+        end=say_end(session, words, view),
+        warning=saving_warning(session, words),
+        leave_asks=session.leave_asks,
+        final=session.final,
+    )
+
+
+def search_hint(job: HintJob, *, time_limit: float = 1.0) -> Hint | None:
+    """The honest player's move for the game of ``job`` (the stock's order unread); a plain
+    function of plain values, run apart from the player's game, in a screen's worker thread
+    or a server's solver threads.  :meth:`Table.hint_found` tells it."""
+    from devilsgrip.solver import hint
+
+    return hint(job.game.copy(), time_limit=time_limit)
+
+
 @dataclass
 class Table:
     """The controller of one player's game.  Build it over a session and the player's words.
@@ -184,21 +282,22 @@ class Table:
     def snapshot(self) -> Snapshot:
         """The state now, each status worked out once."""
         session, game, words = self.session, self.session.game, self.words
+        view = session.view()  # the legal moves and the status, worked out once
         best = self.best_score()
-        about = summary(session, words, best)
+        about = summary(session, words, best, view)
         told = say_event(self.event, game, words)
         end = about.end if self.event.kind in _TOLD_WITH_END else ""
-        view = game.view()
         won = view.won
         return Snapshot(
             view=view, summary=about, game_id=session.game_id, number=game.number,
-            rules=str(game.rules), saving=session.saving, started=session.started,
+            rules=game.rules.text, saving=session.saving, started=session.started,
             elapsed=round(session.elapsed(), 1), clock_running=session.clock_running,
             can_undo=session.can_undo, can_redo=session.can_redo, last_move=self.last_move,
             announce=" ".join(s for s in (told, end) if s),
             arrangement=tuple(game.arrangement()) if won else (),
             applies=self._applies(view),
-            leave_warning=self.leave_warning(),
+            leave_warning=self._leave_warning(view),
+            picking=picking(session, view, words),
             daily=session.daily,
         )
 
@@ -225,39 +324,40 @@ class Table:
 
     def applies(self, action: str) -> bool:
         """Whether ``action`` (one of :data:`ACTIONS`) may be taken now."""
-        return action in self._applies(self.game.view(with_legal=False))
+        return action in self._applies(self.session.view())
 
     def _applies(self, view: View) -> frozenset[str]:
-        session, game = self.session, self.session.game
+        session = self.session
         out = {"new_game", "restart"}
         if session.can_undo:
             out.add("undo")
         if session.final or view.over:
             # what is left to do: undo, look back at the game, or another game
             return frozenset(out | {"best_line", "review", "share"})
-        if game.reason(DEAL) is None:
+        if DEAL in view.legal:
             out.add("deal")
-        if game.reason(REDEAL) is None:
+        if REDEAL in view.legal:
             out.add("redeal")
         if session.can_redo:
             out.add("redo")
-        out.add("hint")
-        if policy.give_up_refusal(session) is None:
-            out.add("give_up")
+        # neither final nor over (so not won): what give_up_refusal refuses cannot be here
+        out |= {"hint", "give_up"}
         return frozenset(out)
 
     def leave_warning(self) -> str | None:
         """What leaving this game does to it, as the sentence a screen asks the player
         with (None: leaving costs nothing, a screen need not ask)."""
         with self.lock:
-            if not self.session.leave_asks:
-                return None
-            game = self.game
-            if game.is_over():
-                return self.words.gettext(N_("It then counts as over, with score {score}."))\
-                    .format(score=game.score)
-            return self.words.gettext(N_("It then counts as given up, with score {score}."))\
-                .format(score=game.score)
+            return self._leave_warning(self.session.view())
+
+    def _leave_warning(self, view: View) -> str | None:
+        if not self.session.leave_asks:
+            return None
+        if view.over:
+            return self.words.gettext(N_("It then counts as over, with score {score}."))\
+                .format(score=view.score)
+        return self.words.gettext(N_("It then counts as given up, with score {score}."))\
+            .format(score=view.score)
 
     def give_up_refusal(self) -> Refusal | None:
         """Why this game cannot be given up (None: it can)."""
@@ -269,18 +369,18 @@ class Table:
         in the player's words."""
         if isinstance(exc, Refusal):
             return exc
-        if isinstance(exc, StoreError) and exc.code == "store-game-changed":
+        if isinstance(exc, StoreError) and exc.code == codes.STORE_GAME_CHANGED:
             # another window or server wrote this game: the session reloaded it
             self.event = Event("changed")
             self.last_move = None
-            return Refusal("game-changed", sentence(self.words.gettext(N_(
+            return Refusal(codes.GAME_CHANGED, sentence(self.words.gettext(N_(
                 "this game was changed in another window: it is shown again as it "
                 "stands"))), "changed", exc)
         if isinstance(exc, IllegalMoveError):
             return Refusal(exc.code, say_error(exc, self.words), "illegal", exc)
         if isinstance(exc, DevilsGripError):
             return Refusal(exc.code, say_error(exc, self.words), "input", exc)
-        return Refusal("store-failed", sentence(self.words.gettext(N_(
+        return Refusal(codes.STORE_FAILED, sentence(self.words.gettext(N_(
             "the game could not be saved: {reason}")).format(reason=str(exc))), "store", exc)
 
     def _do(self, action: Callable[[], Event]) -> Outcome:
@@ -485,13 +585,13 @@ class Table:
         """Start looking for a hint: refused once the game is over or final."""
         with self.lock:
             if self.session.final or self.game.is_over():
-                raise Refusal("no-hint", self.words.gettext(N_("The game is over: no hint.")))
+                raise Refusal(codes.NO_HINT, self.words.gettext(N_("The game is over: no hint.")))
             return HintJob(self.game.copy(), self.game.key(), self.session)
 
     def hint_found(self, job: HintJob, hint: Hint | None) -> HintFound:
         """The hint told in words, and noted with the game when the game has not moved."""
         if hint is None:
-            return HintFound(None, "no-hint", say_hint(None, job.game, self.words), ())
+            return HintFound(None, codes.NO_HINT, say_hint(None, job.game, self.words), ())
         with self.lock:
             if self.session is job.session and self.game.key() == job.key:
                 with contextlib.suppress(DevilsGripError, sqlite3.Error, OSError):
@@ -501,10 +601,8 @@ class Table:
 
     def hint(self, *, time_limit: float = 1.0) -> HintFound:
         """A hint for the game as it stands (an honest one: the stock's order unread)."""
-        from devilsgrip.solver import hint as find_hint
-
         job = self.hint_job()
-        return self.hint_found(job, find_hint(job.game.copy(), time_limit=time_limit))
+        return self.hint_found(job, search_hint(job, time_limit=time_limit))
 
     def best_line_start(self) -> tuple[object, Game]:
         """Make the game final (it has ended; refused with ``game-live`` while in play) and
@@ -555,6 +653,21 @@ class Table:
         self.review_start()
         return review_session(self.session, time_limit=time_limit, progress=progress,
                               sketch=sketch)
+
+    def kept_review(self) -> Review | None:
+        """The review kept in the store for this game (None: it has none yet; a review is
+        kept once the game is final); refused with ``game-live`` while the game is in play.
+        Nothing changes."""
+        from devilsgrip.table.reviews import kept_review
+
+        with self.lock:
+            problem = policy.review_refusal(self.session)
+            if problem is not None:
+                raise self.refusal(problem)
+            try:
+                return kept_review(self.session)
+            except (DevilsGripError, sqlite3.Error, OSError) as exc:
+                raise self.refusal(exc) from exc
 
     def end_text(self) -> str:
         """How the game stands when it has ended or is over (empty while in play)."""

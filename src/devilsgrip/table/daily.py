@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
+from devilsgrip import codes
 from devilsgrip.catalog import has_catalog, winnable_deals, winnable_line
 from devilsgrip.daily import Streaks, daily_deal, streaks
 from devilsgrip.errors import IllegalMoveError
@@ -31,7 +32,7 @@ def winnable_number(rules: Rules | str, rng: random.Random | None = None) -> int
     """A random deal of the catalog of winnable deals; refused (``winnable-rules``) for
     rules with no catalog."""
     if not has_catalog(rules):
-        raise IllegalMoveError("winnable-rules", "winnable deals are catalogued for "
+        raise IllegalMoveError(codes.WINNABLE_RULES, "winnable deals are catalogued for "
                                "single-pass only")
     return (rng or random.SystemRandom()).choice(winnable_deals()).game
 
@@ -40,7 +41,7 @@ def check_daily_day(day: date) -> None:
     """Refuse (``daily-future``) a day whose daily deal cannot be played yet: later than
     tomorrow in UTC (the first time zones are a day ahead of UTC)."""
     if day > datetime.now(UTC).date() + timedelta(days=1):
-        raise IllegalMoveError("daily-future", f"the daily deal of {day.isoformat()} cannot "
+        raise IllegalMoveError(codes.DAILY_FUTURE, f"the daily deal of {day.isoformat()} cannot "
                                f"be played yet", date=day.isoformat())
 
 
@@ -68,7 +69,7 @@ def share_text(session: PlaySession, words: Words, best: int | None = None) -> s
     the game is still being played."""
     game = session.game
     if not (session.final or game.is_over()):
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     w = words
     rules = rules_label(game.rules, w)
     if session.daily is not None:
@@ -126,11 +127,14 @@ class DailyCalendar:
     streaks: Streaks
     played: int
     """Days with a result, in all."""
+    winnable: bool
+    """Every daily deal with these rules is one that can be won (drawn from the catalog)."""
 
     def to_dict(self, words: Words) -> dict[str, Any]:
         return {
             "rules": self.rules,
             "rules_label": rules_label(self.rules, words),
+            "winnable": self.winnable,
             "date": self.today.day.isoformat(),
             "game": self.today.game,
             "result": self.today.to_dict(words)["result"],
@@ -154,4 +158,5 @@ def daily_calendar(store: Store | None, owner: str, rules: Rules | str, today: d
         DailyDay(d, daily_deal(d, canonical), results.get(d.isoformat()))
         for d in (today - timedelta(days=i) for i in range(days - 1, -1, -1)))
     played = {date.fromisoformat(k) for k in results}
-    return DailyCalendar(canonical, shown[-1], shown, streaks(played, today), len(played))
+    return DailyCalendar(canonical, shown[-1], shown, streaks(played, today), len(played),
+                         has_catalog(canonical))

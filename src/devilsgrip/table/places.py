@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from devilsgrip import codes
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE, short_text
 from devilsgrip.errors import DeckError, DevilsGripError, MoveError
 from devilsgrip.game import Game
@@ -38,14 +39,17 @@ def place_name(place: Place) -> str:
     return "stock" if place == STOCK else "talon"
 
 
-_PLACE_INDEX: Final = {place_name(p): p for p in PLACES}
+PLACE_NAMES: Final = tuple(place_name(p) for p in PLACES)
+"""Each place's name (:func:`place_name`), by place."""
+PLACE_INDEX: Final = {name: p for p, name in enumerate(PLACE_NAMES)}
+"""Each place by its name as written (:func:`parse_place` reads any other way of writing it)."""
 
 
 def parse_place(text: str) -> Place:
     """The place named ``a1`` .. ``h3``, ``stock`` or ``talon``; raises :class:`MoveError`."""
-    place = _PLACE_INDEX.get(str(text).strip().lower())
+    place = PLACE_INDEX.get(str(text).strip().lower())
     if place is None:
-        raise MoveError("place-unknown", f"unknown place '{str(text)[:20]}' (a1 .. h3, stock, "
+        raise MoveError(codes.PLACE_UNKNOWN, f"unknown place '{str(text)[:20]}' (a1 .. h3, stock, "
                         "talon)", place=str(text)[:20])
     return place
 
@@ -73,7 +77,7 @@ def read_deal_number(value: int | str) -> int:
     "Game numbers are whole numbers from 1 to 9223372036854775807, not '0'."
     """
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise DeckError("game-number-bad", f"bad game number '{short_text(str(value))}'",
+        raise DeckError(codes.GAME_NUMBER_BAD, f"bad game number '{short_text(str(value))}'",
                         number=short_text(str(value)))
     text = value if isinstance(value, str) else str(value)
     return parse_game_number(text)
@@ -109,11 +113,12 @@ def move_arrow(move: Move) -> tuple[Place, Place]:
     return (move.src, move.dst)
 
 
-def targets(game: Game, place: Place) -> list[Place]:
-    """The cells a card picked up at ``place`` can be built on now."""
-    if place == TALON:
-        return [m.dst for m in game.generate_moves() if m.kind == MoveKind.TALON]
-    if place >= GRID_SIZE:
+def targets(game: Game, place: Place, moves: Sequence[Move] | None = None) -> list[Place]:
+    """The cells a card picked up at ``place`` can be built on now (``moves``: the game's
+    legal moves, when the caller has them already: every place is asked at once)."""
+    if place != TALON and place >= GRID_SIZE:
         return []
-    return [m.dst for m in game.generate_moves()
-            if m.kind == MoveKind.BUILD and m.src == place]
+    legal = game.generate_moves() if moves is None else moves
+    if place == TALON:
+        return [m.dst for m in legal if m.kind == MoveKind.TALON]
+    return [m.dst for m in legal if m.kind == MoveKind.BUILD and m.src == place]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE
 from devilsgrip.errors import IllegalMoveError
 from devilsgrip.game import Game
@@ -27,11 +28,12 @@ def _refuse(code: str, message: str, **params: Any) -> IllegalMoveError:
 def pick_up_refusal(game: Game, place: Place) -> IllegalMoveError | None:
     """Why nothing can be picked up at ``place`` (None: it can)."""
     if game.given_up or place == STOCK:
-        return None if not game.given_up else _refuse("game-given-up", "this game was given up")
+        return None if not game.given_up else _refuse(codes.GAME_GIVEN_UP, "this game was given up")
     if place == TALON:
-        return None if game.talon else _refuse("talon-empty", "the talon is empty")
+        return None if game.talon else _refuse(codes.TALON_EMPTY, "the talon is empty")
     if not game.grid[place]:
-        return _refuse("pick-empty", f"{CELL_NAMES[place]} is empty: there is nothing to pick up",
+        return _refuse(codes.PICK_EMPTY,
+                       f"{CELL_NAMES[place]} is empty: there is nothing to pick up",
                        cell=CELL_NAMES[place])
     return None
 
@@ -51,10 +53,10 @@ def drop_candidate(game: Game, source: Place, target: Place) -> Move | None:
     if problem is not None:
         raise problem
     if target >= GRID_SIZE:
-        raise _refuse("drop-off-grid", "cards are dropped on the grid, not on the stock or "
+        raise _refuse(codes.DROP_OFF_GRID, "cards are dropped on the grid, not on the stock or "
                       "the talon")
     if source == STOCK:
-        raise _refuse("drop-from-stock", "the stock is dealt, not dropped")
+        raise _refuse(codes.DROP_FROM_STOCK, "the stock is dealt, not dropped")
     if source == TALON:
         return talon_build(target)
     if not game.grid[target]:
@@ -83,9 +85,9 @@ def swap_candidate(game: Game, a: Place, b: Place) -> Move:
     """The deliberate swap of the piles of cells ``a`` and ``b`` (the engine checks it as
     it is played)."""
     if a >= GRID_SIZE or b >= GRID_SIZE:
-        raise _refuse("swap-off-grid", "only the cells of the grid swap their piles")
+        raise _refuse(codes.SWAP_OFF_GRID, "only the cells of the grid swap their piles")
     if a == b:
-        raise _refuse("move-same-cell", "a swap needs two different cells")
+        raise _refuse(codes.MOVE_SAME_CELL, "a swap needs two different cells")
     return swap(a, b)
 
 
@@ -110,7 +112,7 @@ def refusal(game: Game, source: Place, target: Place) -> IllegalMoveError | None
 def final_refusal(session: PlaySession) -> IllegalMoveError | None:
     """Why nothing more is played in this game: its result stands (None: it is not final)."""
     if session.final:
-        return _refuse("game-finished", "this game is finished: its result stands")
+        return _refuse(codes.GAME_FINISHED, "this game is finished: its result stands")
     return None
 
 
@@ -128,6 +130,16 @@ def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalM
     return final_refusal(session) or refusal(session.game, source, target)
 
 
+def swap_refusal(session: PlaySession, a: Place, b: Place) -> IllegalMoveError | None:
+    """Why the deliberate swap of the piles of ``a`` and ``b`` would be refused (None: it
+    would be played), so a screen offers it only where it plays."""
+    try:
+        move = swap_candidate(session.game, a, b)
+    except IllegalMoveError as exc:
+        return exc
+    return move_refusal(session, move)
+
+
 def stock_move(game: Game) -> Move:
     """What a click on the stock plays: a deal, or a redeal once the stock is empty."""
     return DEAL if game.stock else REDEAL
@@ -136,9 +148,9 @@ def stock_move(game: Game) -> Move:
 def give_up_refusal(session: PlaySession) -> IllegalMoveError | None:
     """Why this game cannot be given up (None: it can)."""
     if session.game.is_won():
-        return _refuse("game-won", "the game is won: there is nothing to give up")
+        return _refuse(codes.GAME_WON, "the game is won: there is nothing to give up")
     if session.final:
-        return _refuse("game-finished", "this game is finished: its result stands")
+        return _refuse(codes.GAME_FINISHED, "this game is finished: its result stands")
     return None
 
 
@@ -146,4 +158,4 @@ def review_refusal(session: PlaySession) -> IllegalMoveError | None:
     """Why this game cannot be reviewed yet (None: it can): a review shows the stock."""
     if session.final or session.game.is_over():
         return None
-    return _refuse("game-live", "this game is still being played")
+    return _refuse(codes.GAME_LIVE, "this game is still being played")

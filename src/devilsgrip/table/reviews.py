@@ -18,6 +18,7 @@ from devilsgrip.session import PlaySession
 
 if TYPE_CHECKING:
     from devilsgrip.review import Review
+from devilsgrip import codes
 from devilsgrip.table.places import Place, move_arrow
 from devilsgrip.table.words import Words, _move_words, sentence
 
@@ -136,23 +137,45 @@ def review_session(
     shows the stock); reviewing a game that is over makes it final, as showing
     its best line does.  ``progress`` and ``sketch`` are as for ``review_game``.
     """
-    from devilsgrip.review import Review, review_game
+    from devilsgrip.review import review_game
 
     game = session.game
     if not (session.final or game.is_over()):
-        raise IllegalMoveError("game-live", "this game is still being played")
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     session.make_final()
     store, game_id = session.store, session.game_id
-    if store is not None and game_id is not None:
-        with contextlib.suppress(DevilsGripError):
-            kept = store.review(game_id)
-            if kept is not None:
-                return Review.from_dict(kept)
+    with contextlib.suppress(DevilsGripError):
+        kept = kept_review(session)
+        if kept is not None:
+            return kept
     review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch)
     if store is not None and game_id is not None:
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())
     return review
+
+
+def kept_review(session: PlaySession) -> Review | None:
+    """The review kept in the store for the session's game, once it is final (None: not
+    final, not saved, or not reviewed yet)."""
+    from devilsgrip.review import Review
+
+    store, game_id = session.store, session.game_id
+    if not session.final or store is None or game_id is None:
+        return None
+    kept = store.review(game_id)
+    return None if kept is None else Review.from_dict(kept)
+
+
+def review_record(game: Game, *, time_limit: float = 10.0,
+                  progress: Callable[[int, int], None] | None = None) -> Review:
+    """The review of a game that is not stored (read from its record): refused while it is
+    in play (``game-live``: a review shows the stock)."""
+    from devilsgrip.review import review_game
+
+    if not (game.is_over() or game.given_up or game.is_won()):
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
+    return review_game(game, time_limit=time_limit, progress=progress)
 
 
 REVIEW_SHARE_BEFORE_END: Final = 0.98

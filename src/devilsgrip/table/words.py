@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from devilsgrip import i18n
 from devilsgrip.cards import CELL_NAMES, Card
-from devilsgrip.game import Game, MoveEffect, Source, Status
+from devilsgrip.game import Game, MoveEffect, Source, Status, View
 from devilsgrip.i18n import N_
 from devilsgrip.notation import (
     REDEAL,
@@ -231,16 +231,18 @@ def say_deal(game: Game, words: Words) -> str:
     return sentence(deal_label(game, words))
 
 
-def say_end(session: PlaySession, words: Words) -> str:
-    """How the game stands when it has ended or is over (empty while it is in play)."""
+def say_end(session: PlaySession, words: Words, view: View | None = None) -> str:
+    """How the game stands when it has ended or is over (empty while it is in play);
+    ``view``: the session's view, when the caller has it."""
     game = session.game
     w = words
-    if game.is_won():
+    shown = session.view() if view is None else view
+    if shown.won:
         return w.gettext("You won! Every card is in the grid.")
-    if game.given_up:
+    if shown.given_up:
         return w.gettext("Given up: score {score}, {rating}.").format(
             score=game.score, rating=rating_label(game.rating.value, w))
-    if game.is_over():
+    if shown.over:
         text = w.gettext("The game is over: score {score}, {rating}.").format(
             score=game.score, rating=rating_label(game.rating.value, w))
         if not session.final:
@@ -271,8 +273,10 @@ def say_why_ended(session: PlaySession, words: Words) -> str:
                      "come into it.")
 
 
-def say_picked(game: Game, place: Place, words: Words) -> str:
-    """What picking up at ``place`` means: the card, and where it can go."""
+def say_picked(game: Game, place: Place, words: Words,
+               cells_to: Sequence[Place] | None = None) -> str:
+    """What picking up at ``place`` means: the card, and where it can go (``cells_to``: the
+    cells it can be built on, when the caller has them)."""
     w = words
     if place == TALON:
         card = w.card(game.talon[-1])
@@ -281,7 +285,7 @@ def say_picked(game: Game, place: Place, words: Words) -> str:
         card = w.card(game.grid[place][-1])
         head = w.gettext("Picked up {card} from {cell}").format(card=card,
                                                                cell=CELL_NAMES[place])
-    cells = [CELL_NAMES[p] for p in targets(game, place)]
+    cells = [CELL_NAMES[p] for p in (targets(game, place) if cells_to is None else cells_to)]
     if cells:
         where = w.gettext("it can go on {cells}").format(
             cells=w.listing(cells, alternative=True))
@@ -339,7 +343,7 @@ def preset_label(name: str, words: Words) -> str:
 
 def rules_label(rules: Rules | str, words: Words) -> str:
     """``Classic``, ``Single pass``, or ``Classic (draw=1)`` for rules beyond a preset."""
-    text = str(Rules.parse(rules))
+    text = (rules if isinstance(rules, Rules) else Rules.parse(rules)).text
     head, _sep, rest = text.partition(",")
     label = preset_label(head, words)
     return f"{label} ({rest.replace(',', ', ')})" if rest else label

@@ -19,10 +19,9 @@ from devilsgrip import table
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, translate_error
-from devilsgrip.session import PlaySession
-from devilsgrip.store import Store, StoreError
 from devilsgrip.table import Words
 from devilsgrip.table.controller import Outcome, Refusal, Table
+from devilsgrip.table.stored import Player, Store, StoreError
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import ResumeScreen, StatsScreen
 
@@ -59,6 +58,8 @@ class DevilsGripApp(App[None]):
     ) -> None:
         super().__init__()
         self.store = store
+        self.player = Player(store, OWNER, store_error)
+        """The player's games and settings: the door every game is opened through."""
         self.number = number
         self.deck = deck
         self.rules = rules
@@ -84,26 +85,16 @@ class DevilsGripApp(App[None]):
 
     # ------------------------------------------------------------ settings
     def _saved_settings(self) -> dict[str, str]:
-        if self.store is None:
-            return {}
-        try:
-            return self.store.settings(OWNER)
-        except DevilsGripError:
-            return {}
+        return self.player.settings()
 
     def toggle_four_colour(self) -> bool:
         self.four_colour = not self.four_colour
-        if self.store is not None:
-            with contextlib.suppress(DevilsGripError):
-                self.store.set_setting(OWNER, FOUR_COLOUR_KEY,
-                                       table.encode_setting(self.four_colour))
+        self.player.set_setting(FOUR_COLOUR_KEY, table.encode_setting(self.four_colour))
         return self.four_colour
 
     def toggle_winnable(self) -> bool:
         self.winnable = not self.winnable
-        if self.store is not None:
-            with contextlib.suppress(DevilsGripError):
-                self.store.set_setting(OWNER, WINNABLE_KEY, table.encode_setting(self.winnable))
+        self.player.set_setting(WINNABLE_KEY, table.encode_setting(self.winnable))
         return self.winnable
 
     # --------------------------------------------------------------- start
@@ -114,7 +105,7 @@ class DevilsGripApp(App[None]):
             return
         if self.number is None and self.deck is None and self.store is not None:
             try:
-                unfinished = self.store.unfinished_games(owner=OWNER)
+                unfinished = self.player.unfinished()
             except DevilsGripError as exc:
                 self.warning = translate_error(exc)
                 unfinished = []
@@ -127,27 +118,22 @@ class DevilsGripApp(App[None]):
         if game_id is None:
             self.start_game()
             return
-        assert self.store is not None
         try:
-            session = PlaySession.resume(self.store, game_id)
+            self.table = self.player.resume(game_id, Words())
         except DevilsGripError as exc:
             self.warning = translate_error(exc)
             self.start_game()
             return
-        session.resume_clock()
-        self.show_session(session)
+        self.show_table()
 
     def start_game(self, number: int | None = None, deck: str | None = None) -> None:
         """The first game of this run (a random numbered deal unless ``number`` or ``deck``)."""
-        session = PlaySession.start(self.store, number=number, deck=deck, rules=self.rules,
-                                    owner=OWNER, store_error=self.store_error)
-        self.show_session(session)
+        self.table = self.player.start(Words(), number=number, deck=deck, rules=self.rules)
+        self.show_table()
 
     def start_daily(self, day: date) -> None:
         """The first game of this run: ``day``'s daily deal (the table picks it)."""
-        session = PlaySession.start(self.store, rules=self.rules, owner=OWNER,
-                                    store_error=self.store_error)
-        controller = Table(session, Words())
+        controller = self.player.start(Words(), rules=self.rules)
         try:
             outcome = controller.daily(day, rules=self.rules)
         except Refusal as refusal:
@@ -158,8 +144,8 @@ class DevilsGripApp(App[None]):
         self.table = controller
         self.show_table(outcome.event)
 
-    def show_session(self, session: PlaySession, event: table.Event | None = None) -> None:
-        self.table = Table(session, Words())
+    def show_controller(self, controller: Table, event: table.Event | None = None) -> None:
+        self.table = controller
         self.show_table(event)
 
     def show_table(self, event: table.Event | None = None) -> None:
@@ -175,11 +161,6 @@ class DevilsGripApp(App[None]):
             self.push_screen(self.game_screen)
         else:
             self.game_screen.set_table(self.table, event, warning)
-
-    @property
-    def session(self) -> PlaySession | None:
-        """The session of the game being played (read it; act through :attr:`table`)."""
-        return None if self.table is None else self.table.session
 
     # ------------------------------------------------- messages from the game
     @on(GameScreen.NewGame)
@@ -224,9 +205,7 @@ class DevilsGripApp(App[None]):
     @on(GameScreen.GuideSeen)
     def guide_put_away(self, message: GameScreen.GuideSeen) -> None:
         self.guide_seen = True
-        if self.store is not None:
-            with contextlib.suppress(DevilsGripError):
-                self.store.set_setting(OWNER, table.GUIDE_SEEN, table.encode_setting(True))
+        self.player.set_setting(table.GUIDE_SEEN, table.encode_setting(True))
 
     @on(GameScreen.OpenDialog)
     def dialog_asked(self, message: GameScreen.OpenDialog) -> None:
@@ -259,11 +238,8 @@ class DevilsGripApp(App[None]):
 
     # ---------------------------------------------------------- statistics
     def show_stats(self, rules: str) -> None:
-        if self.store is None:
-            self.push_screen(StatsScreen(None, rules))
-            return
         try:
-            stats = self.store.stats(rules=rules, owner=OWNER)
+            stats = self.player.stats(rules)
         except DevilsGripError as exc:
             self.push_screen(StatsScreen(None, rules, translate_error(exc)))
             return

@@ -36,14 +36,14 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Static
 
-from devilsgrip import table
+from devilsgrip import codes, table
 from devilsgrip.cards import CELL_NAMES, COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Pile
 from devilsgrip.i18n import N_, _
 from devilsgrip.notation import Move
 from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Guide, Place, Words
-from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table
+from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table, search_hint
 from devilsgrip.table.lines import LineStep, best_line_steps, review_steps
 from devilsgrip.tui.places import PLACES, step
 from devilsgrip.tui.screens import (
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from textual.screen import ScreenResultCallbackType
 
     from devilsgrip.session import PlaySession
-    from devilsgrip.solver import Hint
+    from devilsgrip.table.controller import Hint
 
 MEASURE_WIDTH: Final = 400
 GRID_LINES: Final = 15
@@ -715,7 +715,7 @@ class GameScreen(Screen[None]):
             self.say(table.say_event(Event("changed"), self.session.game, Words()), error=True)
             return
         self.refuse(refusal)
-        if refusal.code == "stock-empty":
+        if refusal.code == codes.STOCK_EMPTY:
             self._say_after(_("Press r to turn the talon over: it becomes the stock again.")
                             if self.session.game.reason(REDEAL) is None else "")
 
@@ -964,10 +964,8 @@ class GameScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def compute_hint(self, job: HintJob, token: int) -> None:
         """In a worker thread: ask the honest player, then post the answer to the screen."""
-        from devilsgrip.solver import hint
-
         try:
-            result = hint(job.game.copy(), time_limit=self.hint_time)
+            result = search_hint(job, time_limit=self.hint_time)
         except Exception:  # a failing hint must not end the game
             self.post_message(self.SearchFailed(token))
             return

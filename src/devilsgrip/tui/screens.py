@@ -24,13 +24,13 @@ from textual.widgets.option_list import Option
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Status
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
-from devilsgrip.store import parse_time
 from devilsgrip.table import Words, parse_deal_number, rules_label, say_error, status_label
+from devilsgrip.table.stored import parse_time
 from devilsgrip.tui.widgets import Packed
 
 if TYPE_CHECKING:
-    from devilsgrip.store import GameInfo, Stats
     from devilsgrip.table.daily import DailyCalendar
+    from devilsgrip.table.stored import GameInfo, Stats
 
 
 class GameOverScreen(ModalScreen[str]):

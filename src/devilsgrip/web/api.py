@@ -28,7 +28,7 @@ from datetime import date
 from functools import partial
 from typing import Any, Final
 
-from devilsgrip import i18n, table
+from devilsgrip import codes, i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
@@ -37,12 +37,20 @@ from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
-from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line
+from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line, search_hint
+from devilsgrip.table.records import export_records, import_records, refusal_line
 from devilsgrip.web import reviews
-from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
+from devilsgrip.web.bodies import (
+    MAX_IMPORT_BODY,
+    bool_field,
+    only_keys,
+    rules_field,
+    string_field,
+)
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.responses import WebError, shown
+from devilsgrip.web.views import view_dict
 
 HINT_PATIENCE: Final = 6.0
 """How many times its time limit the server waits for a hint before it gives up: the
@@ -64,24 +72,17 @@ def _rating_line(snap: Snapshot, words: Tr) -> str:
     return words.gettext(N_("Rating: {rating}")).format(rating=snap.summary.rating)
 
 
-def _picking(controller: Table, snap: Snapshot, words: Tr) -> dict[str, Any]:
+def _picking(snap: Snapshot) -> dict[str, Any]:
     """What the page needs so that it decides nothing itself: what picking up each place
     means (in words, the cells it builds on, the empty cells a drop swaps with), and what
     a click on the stock plays."""
-    session, game = controller.session, controller.game
-    places = [p for p in table.PLACES
-              if p != table.STOCK and table.pick_up_refusal(game, p) is None]
-    empty = [c for c in range(len(game.grid)) if not game.grid[c]]
-    stock_move = table.stock_move(game)
+    name, pick = table.PLACE_NAMES, snap.picking
     return {
-        "picked": {table.place_name(p): table.say_picked(game, p, words) for p in places},
-        "targets": {table.place_name(p): [table.place_name(c) for c in table.targets(game, p)]
-                    for p in places},
-        "swaps": {table.place_name(p): [table.place_name(c) for c in empty
-                                        if c != p and table.drop_refusal(session, p, c) is None]
-                  for p in places},
-        "stock": (None if table.move_refusal(session, stock_move) is not None
-                  else "deal" if stock_move == table.DEAL else "redeal"),
+        "picked": {name[p]: said for p, said in pick.said.items()},
+        "targets": {name[p]: [name[c] for c in cells] for p, cells in pick.targets.items()},
+        "swaps": {name[p]: [name[c] for c in cells] for p, cells in pick.swaps.items()},
+        "stock": (None if pick.stock is None
+                  else "deal" if pick.stock == table.DEAL else "redeal"),
     }
 
 
@@ -92,8 +93,6 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
     ``pending``: the game is kept in memory until the player's first action stores it;
     it is said to be saving (it will be), with no warning.
     """
-    from devilsgrip.web.views import view_dict
-
     about = snap.summary
     return {
         "view": view_dict(snap.view),
@@ -124,11 +123,12 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
         },
         "can_undo": snap.can_undo,
         "can_redo": snap.can_redo,
+        "applies": sorted(snap.applies),
         "last_move": snap.last_move.text() if snap.last_move is not None else None,
         "announce": snap.announce,
-        "arrangement": [[table.place_name(m.src), table.place_name(m.dst)]
+        "arrangement": [[table.PLACE_NAMES[m.src], table.PLACE_NAMES[m.dst]]
                         for m in snap.arrangement],
-        **_picking(controller, snap, words),
+        **_picking(snap),
         "lang": words.lang,
     }
 
@@ -150,9 +150,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         if public is None:
             tr = Tr(web.language(call.accept_language, None))
             if call.path in PATHS:  # hint and best line change the game: POST only
-                return Reply(405, {"error": "method-not-allowed", "message": table.sentence(
+                return Reply(405, {"error": codes.METHOD_NOT_ALLOWED, "message": table.sentence(
                     tr.gettext(N_("this address does not take that method")))})
-            return Reply(404, {"error": "not-found", "message": table.sentence(tr.gettext(
+            return Reply(404, {"error": codes.NOT_FOUND, "message": table.sentence(tr.gettext(
                 N_("there is nothing here")))})
         return _public(web, token, call, public)
     handler, locked = route
@@ -160,7 +160,7 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         browser, new = web.browser_for(token, local=call.local)
     except (DevilsGripError, sqlite3.Error, OSError) as exc:
         tr = Tr(web.language(call.accept_language, None))
-        return Reply(503, {"error": "store-failed", "message": table.say_error(exc, tr)})
+        return Reply(503, {"error": codes.STORE_FAILED, "message": table.say_error(exc, tr)})
     tr = Tr(web.language(call.accept_language, browser))
     browser.table.words = tr
     kept = None
@@ -180,6 +180,9 @@ def handle(web: WebState, token: str | None, call: Call) -> Reply:
         refusal = browser.table.refusal(exc)
         status = _REFUSAL_STATUS[refusal.kind]
         body = {"error": refusal.code, "message": refusal.text}
+        if refusal.kind == "changed":  # the game as stored now comes with it, to be shown
+            with browser.lock:
+                body["state"] = _state(web, browser, tr)
     if kept is not None and status >= 400:  # refused: nothing is stored after all
         with browser.lock:
             web.unkeep(browser, kept)
@@ -213,11 +216,11 @@ def post_new(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, A
     number = data.get("game")
     deck = string_field(data, "deck", 2000)
     if number is not None and deck is not None:
-        raise WebError(400, "game-and-deck", N_("give a game number or a deck, not both"))
+        raise WebError(400, codes.GAME_AND_DECK, N_("give a game number or a deck, not both"))
     if number is not None:
         if isinstance(number, bool) or not isinstance(number, int | str) or (
                 isinstance(number, str) and len(number) > 40):
-            raise WebError(400, "bad-game-number",
+            raise WebError(400, codes.BAD_GAME_NUMBER,
                            N_("the game number must be a whole number from 1 to {max}"),
                            max=MAX_GAME_NUMBER)
         number = table.read_deal_number(number)  # the engine's reason when out of range
@@ -276,16 +279,19 @@ def post_restart(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
 def _move_field(data: Mapping[str, Any]) -> Move:
     text = string_field(data, "move", 32)
     if text is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="move")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="move")
     return Move.from_text(text)
 
 
 def _places(data: Mapping[str, Any]) -> tuple[table.Place, table.Place]:
     names = [string_field(data, key, 8) for key in ("from", "to")]
     if names[0] is None or names[1] is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"),
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"),
                        field="from" if names[0] is None else "to")
-    return table.parse_place(names[0]), table.parse_place(names[1])
+    index = table.PLACE_INDEX  # the names as the page writes them; any other way, read
+    source, target = index.get(names[0]), index.get(names[1])
+    return (table.parse_place(names[0]) if source is None else source,
+            table.parse_place(names[1]) if target is None else target)
 
 
 def post_move(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
@@ -331,7 +337,7 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     only_keys(call.data, ("running",))
     running = bool_field(call.data, "running")
     if running is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="running")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="running")
     if running:
         browser.table.resume_clock()
     else:
@@ -342,21 +348,19 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
 
 def post_hint(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """A hint, looked for in the solver's pool while the player's moves go on."""
-    from devilsgrip.solver import hint as find_hint
-
     only_keys(call.data, ())
-    none: dict[str, Any] = {"move": None, "code": "no-hint", "cells": [], "places": []}
+    none: dict[str, Any] = {"move": None, "code": codes.NO_HINT, "cells": [], "places": []}
     try:
         job = browser.table.hint_job()
     except Refusal as refusal:
         return none | {"text": refusal.text}
     limit = web.options.hint_time
-    future = web.run_solver(partial(find_hint, job.game.copy(), time_limit=limit))
+    future = web.run_solver(partial(search_hint, job, time_limit=limit))
     try:
         result = future.result(timeout=limit * HINT_PATIENCE + 5.0)
     except TimeoutError:  # not "no move helps": the machine was too busy to tell in time
         future.cancel()  # a search still waiting for its turn is not begun
-        return none | {"code": "hint-timeout", "text": tr.gettext(
+        return none | {"code": codes.HINT_TIMEOUT, "text": tr.gettext(
             N_("No hint this time: it could not be worked out."))}
     found = browser.table.hint_found(job, result)
     if found.move is None:
@@ -377,7 +381,7 @@ def get_picked(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     """
     name = call.query.get("place")
     if name is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="place")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="place")
     place = table.parse_place(name[:8])
     outcome = browser.table.pick_up(place)
     return {"place": table.place_name(place), "text": outcome.said}
@@ -388,7 +392,8 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     ``?from=a1&to=c2`` a drop, ``?move=d`` a move, ``?from=stock&to=stock`` the stock's click.
 
     ``{"error": null, "message": null}`` when it would be played; the action itself
-    still answers 409 with the same reason.
+    still answers 409 with the same reason.  A drop's answer also says whether the
+    deliberate swap of the two places would be played instead (``swap``).
     """
     query = call.query
     session = browser.session
@@ -405,6 +410,9 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
         else:
             problem = browser.table.why_not(
                 lambda: table.drop_refusal(session, source, target))
+            swap = browser.table.why_not(lambda: table.swap_refusal(session, source, target))
+            return {"error": problem and problem.code, "message": problem and problem.text,
+                    "swap": swap is None}
     if problem is None:
         return {"error": None, "message": None}
     return {"error": problem.code, "message": problem.text}
@@ -443,7 +451,7 @@ def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
         return future.result(timeout=limit + 5.0)
     except TimeoutError as exc:
         future.cancel()  # still waiting for its turn: dropped, asked again it starts anew
-        raise WebError(503, "solver-timeout", N_("the solver ran out of time")) from exc
+        raise WebError(503, codes.SOLVER_TIMEOUT, N_("the solver ran out of time")) from exc
 
 
 def best_line_doc(start: Game, *, time_limit: float) -> dict[str, Any]:
@@ -456,7 +464,6 @@ def best_line_doc(start: Game, *, time_limit: float) -> dict[str, Any]:
 def solution_doc(start: Game, moves: tuple[Move, ...], score: int,
                  proven: bool) -> dict[str, Any]:
     """The line as the API sends it: its moves and the view of every position on it."""
-    from devilsgrip.web.views import view_dict
 
     game = start.copy()
     positions = [view_dict(game.view())]
@@ -498,6 +505,37 @@ def get_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
     return _settings_doc(browser, tr, web)
 
 
+def get_export(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """This browser's games as the text of a records file (what ``devilsgrip export``
+    writes), the file's name and how many games it holds, said in words."""
+    out = export_records(web.store, browser.owner, words=tr, today=_day_field(
+        call.query.get("date")))
+    said = (tr.ngettext("{n} game exported to {path}", "{n} games exported to {path}",
+                        out.count).format(n=out.count, path=out.name) if out.count
+            else tr.gettext("There is no game to export yet."))
+    return {"text": out.text, "count": out.count, "name": out.name, "said": said}
+
+
+def post_import(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``{"records": TEXT}``: the records of a file (what ``devilsgrip export`` writes) kept
+    as this browser's games; the answer says how many came in and which were refused and
+    why.  A file with no record the game can read is refused whole (400
+    ``records-damaged``); nothing is written then."""
+    only_keys(call.data, ("records",))
+    text = string_field(call.data, "records", MAX_IMPORT_BODY)
+    if text is None:
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="records")
+    done = import_records(web.store, browser.owner, text, tr)
+    return {
+        "imported": len(done.imported),
+        "duplicates": done.duplicates,
+        "refused": [{"record": index, "reason": reason,
+                     "text": refusal_line(index, reason, tr)}
+                    for index, reason in done.refused],
+        "said": done.said,
+    }
+
+
 def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     data = call.data
     only_keys(data, ("lang", "four_colour", "animation", "rules", table.SOUNDS,
@@ -506,7 +544,7 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
     lang = string_field(data, "lang", 16)
     if lang is not None:
         if lang not in i18n.LANGUAGES:
-            raise WebError(400, "bad-language", N_("unknown language '{lang}' (choose from "
+            raise WebError(400, codes.BAD_LANGUAGE, N_("unknown language '{lang}' (choose from "
                                                    "{languages})"),
                            lang=shown(lang), languages=", ".join(i18n.LANGUAGES))
         changes["lang"] = lang
@@ -517,7 +555,7 @@ def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[s
     animation = string_field(data, "animation", 16)
     if animation is not None:
         if animation not in ANIMATIONS:
-            raise WebError(400, "bad-animation", N_("unknown animation speed '{value}' (choose "
+            raise WebError(400, codes.BAD_ANIMATION, N_("unknown animation speed '{value}' (choose "
                                                     "from {choices})"),
                            value=shown(animation), choices=", ".join(ANIMATIONS))
         changes["animation"] = animation
@@ -538,13 +576,13 @@ def post_pair(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     only_keys(call.data, ("code",))
     code = string_field(call.data, "code", 32)
     if code is None:
-        raise WebError(400, "missing-field", N_("'{field}' is missing"), field="code")
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="code")
     if browser.owner != LOCAL_OWNER:
         if web.pairing_code is None:
-            raise WebError(409, "pairing-off", N_(
+            raise WebError(409, codes.PAIRING_OFF, N_(
                 "this server listens on this computer only: there is no code to type"))
         if not web.pair(browser, code):
-            raise WebError(403, "pairing-wrong", N_(
+            raise WebError(403, codes.PAIRING_WRONG, N_(
                 "that is not the code the server shows; type the code printed where the "
                 "server runs"))
         browser = web.local_browser()
@@ -559,7 +597,7 @@ def _query_lang(call: Call, tr: Tr) -> str:
     if value is None:
         return tr.lang
     if value not in i18n.LANGUAGES:
-        raise WebError(400, "bad-language",
+        raise WebError(400, codes.BAD_LANGUAGE,
                        N_("unknown language '{lang}' (choose from {languages})"),
                        lang=shown(value, 16), languages=", ".join(i18n.LANGUAGES))
     return value
@@ -613,6 +651,8 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("GET", "/api/settings"): (get_settings, True),
         ("POST", "/api/settings"): (post_settings, True),
         ("POST", "/api/pair"): (post_pair, False),
+        ("GET", "/api/export"): (get_export, True),
+        ("POST", "/api/import"): (post_import, True),
     }
 
 

@@ -16,13 +16,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from devilsgrip import i18n, table
+from devilsgrip import codes, i18n, table
 from devilsgrip.game import Game
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
 from devilsgrip.web.api import PATHS, SLOW_PATHS, handle
 from devilsgrip.web.assets import card_image, not_found, page, static_file
-from devilsgrip.web.bodies import parse_json
+from devilsgrip.web.bodies import body_limit, parse_json
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.calls import Call
 from devilsgrip.web.http import (
@@ -54,12 +54,13 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
         try:
             # the whole body, within its size and time limits, before the game is touched:
             # a slow or stalled client holds no thread, no lock, and no player waits for it
+            limit = body_limit(request.url.path)
             with anyio.fail_after(BODY_SECONDS):
-                body = await read_body(request) if request.method == "POST" else b""
-            data = parse_json(body)
+                body = await read_body(request, limit) if request.method == "POST" else b""
+            data = parse_json(body, limit)
         except TimeoutError:
             tr = Tr(web.language(accept, None))
-            response = error_response(408, "body-too-slow", table.sentence(tr.gettext(N_(
+            response = error_response(408, codes.BODY_TOO_SLOW, table.sentence(tr.gettext(N_(
                 "the request's body did not arrive within {seconds} seconds")).format(
                 seconds=f"{BODY_SECONDS:g}")))
             response.headers["connection"] = "close"
@@ -118,6 +119,7 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
         Route("/", page, methods=["GET"]),
         *api_routes,
         Route("/cards/{name}.svg", card_image, methods=["GET"]),
+        Route("/cards/four/{name}.svg", card_image, methods=["GET"]),
         Route("/static/{path:path}", static_file, methods=["GET"]),
         Route("/{path:path}", static_file, methods=["GET"]),
     ]
@@ -128,7 +130,7 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
     async def not_allowed(request: Request, exc: Exception) -> Response:
         tr = Tr(i18n.language_from_accept(request.headers.get("accept-language"),
                                           web.server_lang))
-        return error_response(405, "method-not-allowed",
+        return error_response(405, codes.METHOD_NOT_ALLOWED,
                               tr.gettext(N_("this address does not take that method")))
 
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -11,7 +11,7 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import Response
 
-from devilsgrip import i18n
+from devilsgrip import codes, i18n
 from devilsgrip.cards import CARD_CODES
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
@@ -84,7 +84,7 @@ def _asset_response(request: Request, asset: _Asset, cache_control: str) -> Resp
 def not_found(request: Request) -> Response:
     web: WebState = request.app.state.web
     tr = Tr(i18n.language_from_accept(request.headers.get("accept-language"), web.server_lang))
-    return error_response(404, "not-found", tr.gettext(N_("there is nothing here")))
+    return error_response(404, codes.NOT_FOUND, tr.gettext(N_("there is nothing here")))
 
 
 async def page(request: Request) -> Response:
@@ -105,11 +105,13 @@ _svg_cache: dict[tuple[str, bool], _Asset] = {}
 
 
 async def card_image(request: Request) -> Response:
+    """A card's image: ``/cards/TD.svg``, the four-colour deck's under ``/cards/four/``
+    (what the page asks: a path any static host serves too) or as ``?four=1``."""
     name = str(request.path_params["name"])
     four_text = request.query_params.get("four", "0")
     if four_text not in ("0", "1") or (name not in CARD_CODES and name not in ("back", "empty")):
         return not_found(request)
-    four = four_text == "1"
+    four = four_text == "1" or request.url.path.startswith("/cards/four/")
     key = (name, four)
     asset = _svg_cache.get(key)
     if asset is None:

@@ -7,34 +7,53 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from devilsgrip import codes
 from devilsgrip.i18n import N_
 from devilsgrip.rules import Rules
 from devilsgrip.web.responses import WebError, shown
 
 
-def parse_json(body: bytes) -> dict[str, Any]:
-    """A request body as a JSON object (``{}`` for an empty body), read strictly."""
-    if len(body) > MAX_BODY:
-        raise WebError(413, "body-too-large",
-                       N_("the request is too large (at most {limit} bytes)"), limit=MAX_BODY)
+def parse_json(body: bytes, limit: int = 0) -> dict[str, Any]:
+    """A request body as a JSON object (``{}`` for an empty body), read strictly, at most
+    ``limit`` bytes (:data:`MAX_BODY` when 0)."""
+    limit = limit or MAX_BODY
+    if len(body) > limit:
+        raise too_large(limit)
     if not body.strip():
         return {}
     try:
         text = body.decode("utf-8", errors="strict")
         if _too_deep(text):
-            raise WebError(400, "bad-json", N_("the request is nested too deeply"))
+            raise WebError(400, codes.BAD_JSON, N_("the request is nested too deeply"))
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise WebError(400, "bad-json", N_("the request is not valid JSON")) from exc
+        raise WebError(400, codes.BAD_JSON, N_("the request is not valid JSON")) from exc
     if not isinstance(data, dict):
-        raise WebError(400, "bad-json", N_("the request must be a JSON object"))
+        raise WebError(400, codes.BAD_JSON, N_("the request must be a JSON object"))
     if not _clean_text(data):
-        raise WebError(400, "bad-text", N_("the request holds text that is not valid Unicode"))
+        raise WebError(400, codes.BAD_TEXT, N_("the request holds text that is not valid Unicode"))
     return data
 
 
 MAX_BODY: Final = 16 * 1024
 """The largest request body the API reads, in bytes."""
+MAX_IMPORT_BODY: Final = 2 * 1024 * 1024
+"""The largest body of an import of game records (``POST /api/import``), in bytes: a
+records file of about two thousand games (a game's record takes about one kilobyte)."""
+BODY_LIMITS: Final = {"/api/import": MAX_IMPORT_BODY}
+"""The paths that take a larger body than :data:`MAX_BODY`."""
+
+
+def body_limit(path: str) -> int:
+    """The largest body a request to ``path`` may send, in bytes."""
+    return BODY_LIMITS.get(path, MAX_BODY)
+
+
+def too_large(limit: int) -> WebError:
+    return WebError(413, codes.BODY_TOO_LARGE,
+                    N_("the request is too large (at most {limit} bytes)"), limit=limit)
+
+
 MAX_DEPTH: Final = 8
 """The deepest nesting of arrays and objects a request may have (the API needs 1)."""
 
@@ -77,7 +96,8 @@ def _clean_text(value: object) -> bool:
 def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
     for key in data:
         if key not in allowed:
-            raise WebError(400, "unknown-field", N_("unknown field '{field}'"), field=shown(key))
+            raise WebError(400, codes.UNKNOWN_FIELD, N_("unknown field '{field}'"),
+                           field=shown(key))
 
 
 def string_field(data: Mapping[str, Any], key: str, limit: int) -> str | None:
@@ -85,7 +105,8 @@ def string_field(data: Mapping[str, Any], key: str, limit: int) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > limit:
-        raise WebError(400, "bad-field", N_("'{field}' must be text of at most {limit} characters"),
+        raise WebError(400, codes.BAD_FIELD,
+                       N_("'{field}' must be text of at most {limit} characters"),
                        field=key, limit=limit)
     return value
 
@@ -101,5 +122,5 @@ def bool_field(data: Mapping[str, Any], key: str) -> bool | None:
     if value is None:
         return None
     if not isinstance(value, bool):
-        raise WebError(400, "bad-field", N_("'{field}' must be true or false"), field=key)
+        raise WebError(400, codes.BAD_FIELD, N_("'{field}' must be true or false"), field=key)
     return value

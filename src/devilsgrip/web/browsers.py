@@ -34,7 +34,7 @@ from devilsgrip.table.controller import Table
 from devilsgrip.web.options import ServerOptions
 
 if TYPE_CHECKING:
-    from devilsgrip.web.reviews import ReviewJob
+    from devilsgrip.web.jobs import ReviewJob
 
 T = TypeVar("T")
 
@@ -164,7 +164,7 @@ class WebState:
         if not self.options.use_store:
             return
         try:
-            self.store = Store.open(self.options.db)
+            self.store = Store.open(self.options.db, alone=self.options.alone)
         except (DevilsGripError, OSError, sqlite3.Error) as exc:
             self.store = None
             self.warning_error = exc

@@ -24,6 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
+from devilsgrip import codes
 from devilsgrip.cards import RANK_OF, SUIT_OF, SUITS, card_name, parse_card_or_none
 from devilsgrip.errors import CardError
 
@@ -169,7 +170,7 @@ def _court_face(rank: int, suit: int, ink: str) -> str:
 def _parse(code: str) -> int:
     card = parse_card_or_none(code) if isinstance(code, str) else None
     if card is None:
-        raise CardError("card-unknown", f"unknown card '{code}'", card=str(code))
+        raise CardError(codes.CARD_UNKNOWN, f"unknown card '{code}'", card=str(code))
     return card
 
 

@@ -14,22 +14,22 @@ from __future__ import annotations
 import concurrent.futures
 import time
 from collections import OrderedDict
-from concurrent.futures import Future
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from devilsgrip import table
-from devilsgrip.errors import IllegalMoveError
+from devilsgrip import codes, table
 from devilsgrip.game import Game
 from devilsgrip.i18n import N_
-from devilsgrip.review import Review
-from devilsgrip.session import PlaySession
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Table
+from devilsgrip.table.stored import finished_table
 from devilsgrip.web.bodies import only_keys
 from devilsgrip.web.browsers import Browser, WebState
 from devilsgrip.web.calls import Call
+from devilsgrip.web.jobs import ReviewJob
 from devilsgrip.web.responses import WebError
+
+if TYPE_CHECKING:
+    from devilsgrip.table.controller import Review
 from devilsgrip.web.views import view_dict
 
 REVIEW_WAIT: Final = 0.4
@@ -42,42 +42,6 @@ REVIEWS_KEPT: Final = 4
 HISTORY_LIMIT: Final = 200
 """Finished games the history lists at most, the latest first."""
 MAX_GAME_ID: Final = 2**62
-
-
-@dataclass
-class ReviewJob:
-    """One review in the making (or made) for a browser: its progress and its answers."""
-
-    game_id: int | None
-    """The stored game's id; None for a game that is not saved (no store)."""
-    session: PlaySession
-    limit: float
-    began: float = field(default_factory=time.monotonic)
-    done: int = 0
-    total: int = 0
-    known: list[tuple[int, bool] | None] = field(default_factory=list)
-    """The values found so far (the first results, shown while the review runs)."""
-    task: Future[Review] | None = None
-    docs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """The finished answer in each language asked for."""
-
-    def progress(self, done: int, total: int) -> None:
-        """Called from the worker thread as the review goes on."""
-        self.done, self.total = done, total
-
-    def sketch(self, known: list[tuple[int, bool] | None]) -> None:
-        """Called from the worker thread with the values found so far."""
-        self.known = known
-
-    def running(self) -> dict[str, Any]:
-        elapsed = time.monotonic() - self.began
-        return {
-            "status": "running", "id": self.game_id, "done": self.done, "total": self.total,
-            "elapsed": round(elapsed, 1), "limit": self.limit,
-            "share": round(table.review_share(self.done, self.total, elapsed, self.limit), 3),
-            "known": [None if k is None else {"best": k[0], "proven": k[1]}
-                      for k in self.known],
-        }
 
 
 def jobs(browser: Browser) -> OrderedDict[int | None, ReviewJob]:
@@ -132,13 +96,13 @@ def _game_id(value: object) -> int | None:
     if isinstance(value, str) and value.isdigit() and len(value) <= 20:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAME_ID:
-        raise WebError(400, "bad-game-id", N_("the game id must be a whole number from 1 to "
+        raise WebError(400, codes.BAD_GAME_ID, N_("the game id must be a whole number from 1 to "
                                               "{max}"), max=MAX_GAME_ID)
     return value
 
 
 def _no_such_game() -> WebError:
-    return WebError(404, "no-such-game", N_("there is no such game among your games"))
+    return WebError(404, codes.NO_SUCH_GAME, N_("there is no such game among your games"))
 
 
 def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
@@ -148,7 +112,7 @@ def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
     job = jobs(browser).get(key)
     if job is None:
         return None
-    if key is None and job.session is not current:
+    if key is None and job.game is not current.game:
         return None  # an unsaved game replaced by another
     task = job.task
     if task is not None and task.done() and (task.cancelled() or task.exception() is not None):
@@ -157,33 +121,23 @@ def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
     return job
 
 
-def _session_for(web: WebState, browser: Browser, game_id: int | None) -> PlaySession:
-    """The session of the game to review: the current game, or a finished one of this
-    browser by its id (refused as not found when it is another owner's)."""
-    current = browser.session
-    if game_id is None or game_id == current.game_id:
+def _controller_for(web: WebState, browser: Browser, game_id: int | None) -> Table:
+    """The controller of the game to review: the browser's own, or one for a finished game
+    of this browser by its id (refused as not found when it is another owner's)."""
+    current = browser.table
+    if game_id is None or game_id == current.session.game_id:
         return current
     store = web.store
-    if store is None:
+    found = None if store is None else finished_table(store, browser.owner, game_id,
+                                                      current.words)
+    if found is None:
         raise _no_such_game()
-    info = store.game_info(game_id)
-    if info is None or info.owner != browser.owner:
-        raise _no_such_game()
-    if not info.final:
-        raise IllegalMoveError("game-live", "this game is still being played")
-    return PlaySession.resume(store, game_id)
-
-
-def _controller(browser: Browser, session: PlaySession) -> Table:
-    """The controller of ``session``: the browser's own, or one for a game of its history."""
-    if session is browser.session:
-        return browser.table
-    return Table(session, browser.table.words)
+    return found
 
 
 def _start(web: WebState, browser: Browser, controller: Table) -> ReviewJob:
     """Start reviewing the game of ``controller`` (made final already) in the solver's pool."""
-    job = ReviewJob(controller.session.game_id, controller.session, web.options.review_time)
+    job = ReviewJob(controller.session.game_id, controller.game, web.options.review_time)
 
     def work() -> Review:
         return controller.review(time_limit=job.limit, progress=job.progress,
@@ -207,12 +161,12 @@ def _answer(job: ReviewJob, tr: Tr, wait: float) -> dict[str, Any]:
         concurrent.futures.wait([task], timeout=wait)
     if not task.done():
         if time.monotonic() - job.began > job.limit * REVIEW_PATIENCE + 10.0:
-            raise WebError(503, "solver-timeout", N_("the solver ran out of time"))
+            raise WebError(503, codes.SOLVER_TIMEOUT, N_("the solver ran out of time"))
         return job.running()
     review = task.result()
     doc = job.docs.get(tr.lang)
     if doc is None:
-        doc = review_doc(job.game_id, job.session.game, review, tr)
+        doc = review_doc(job.game_id, job.game, review, tr)
         job.docs[tr.lang] = doc
     return doc
 
@@ -226,7 +180,7 @@ def post_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     with browser.lock:
         job = _kept_job(browser, game_id)
         if job is None:
-            controller = _controller(browser, _session_for(web, browser, game_id))
+            controller = _controller_for(web, browser, game_id)
             controller.review_start()  # its stock is shown now: the result stands
             job = _start(web, browser, controller)
     return _answer(job, tr, REVIEW_WAIT)
@@ -242,17 +196,10 @@ def get_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
     with browser.lock:
         job = _kept_job(browser, game_id)
         if job is None:
-            session = _session_for(web, browser, game_id)
-            problem = table.review_refusal(session)
-            if problem is not None:
-                raise problem
-            store, stored_id = session.store, session.game_id
-            kept = None
-            if session.final and store is not None and stored_id is not None:
-                kept = store.review(stored_id)
-            if kept is None:
-                return {"status": "none", "id": stored_id}
-            job = _start(web, browser, _controller(browser, session))  # reads it at once
+            controller = _controller_for(web, browser, game_id)
+            if controller.kept_review() is None:
+                return {"status": "none", "id": controller.session.game_id}
+            job = _start(web, browser, controller)  # reads it at once
     return _answer(job, tr, REVIEW_WAIT)
 
 

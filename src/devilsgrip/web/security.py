@@ -19,10 +19,10 @@ from typing import Any, Final
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from devilsgrip import i18n, table
+from devilsgrip import codes, i18n, table
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.bodies import MAX_BODY
+from devilsgrip.web.bodies import body_limit
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.http import error_response
 
@@ -83,7 +83,7 @@ class SecurityMiddleware:
                 return
             lang = i18n.language_from_accept(headers.get("accept-language"),
                                              self.web.server_lang)
-            answer = error_response(500, "server-error", table.sentence(Tr(lang).gettext(N_(
+            answer = error_response(500, codes.SERVER_ERROR, table.sentence(Tr(lang).gettext(N_(
                 "something went wrong in the server; nothing of your game was changed"))))
             await answer(scope, receive, send_with_headers)
 
@@ -93,35 +93,37 @@ class SecurityMiddleware:
 
         def refuse(status: int, code: str, template: str, **params: Any) -> Response:
             lang = i18n.language_from_accept(headers.get("accept-language"), web.server_lang)
-            return error_response(status, code, Tr(lang).gettext(template).format(**params))
+            return error_response(status, code, table.sentence(Tr(lang).gettext(template).format(
+                **params)))
 
         if host not in web.allowed_hosts:
-            return refuse(400, "bad-host", N_("this server does not answer to that host name"))
+            return refuse(400, codes.BAD_HOST, N_("this server does not answer to that host name"))
         path = str(scope.get("path", ""))
         fetch_site = headers.get("sec-fetch-site")
         if path.startswith("/api/") and fetch_site is not None and fetch_site.strip().lower() \
                 not in ("same-origin", "none"):
             # another site (another port of this machine included) neither makes, replaces
             # nor reads a session, and starts no solver work
-            return refuse(403, "cross-site", N_("requests from other sites are refused"))
+            return refuse(403, codes.CROSS_SITE, N_("requests from other sites are refused"))
         method = scope.get("method", "GET")
         if method not in ("GET", "HEAD", "OPTIONS"):
             origin = headers.get("origin")
             if origin is None:
-                return refuse(403, "origin-missing",
+                return refuse(403, codes.ORIGIN_MISSING,
                               N_("the request does not say where it comes from"))
             scheme = scope.get("scheme", "http")
             if origin.strip().lower() != f"{scheme}://{host}":
-                return refuse(403, "origin-not-allowed",
+                return refuse(403, codes.ORIGIN_NOT_ALLOWED,
                               N_("requests from other sites are refused"))
         length = headers.get("content-length")
         if length is not None:
             if not _LENGTH_RE.fullmatch(length.strip()):
-                return refuse(400, "bad-length", N_("bad Content-Length"))
-            if int(length) > MAX_BODY:
-                return refuse(413, "body-too-large",
+                return refuse(400, codes.BAD_LENGTH, N_("bad Content-Length"))
+            limit = body_limit(path)
+            if int(length) > limit:
+                return refuse(413, codes.BODY_TOO_LARGE,
                               N_("the request is too large (at most {limit} bytes)"),
-                              limit=MAX_BODY)
+                              limit=limit)
         return None
 
 

@@ -164,20 +164,14 @@ export function autoMove(place) {
 
 // ----------------------------------------------------------------- playing
 // A refusal: the cards go back, the reason is shown and spoken.  A game that
-// another window changed is shown again as it stands.
+// another window changed comes back with the refusal, and is shown again as it stands.
 async function refused(error, options) {
   if (options.ghost) await snapBack(options.ghost);
-  if (options.onRefused && error.status >= 400 && error.status < 500 && error.code !== "game-changed") {
+  if (options.onRefused && error.status >= 400 && error.status < 500 && !error.state) {
     options.onRefused(error);
     return false;
   }
-  if (error.code === "game-changed") {
-    try {
-      setGameState(await request("GET", "/api/game"));
-    } catch {
-      // keep what is shown
-    }
-  }
+  if (error.state) setGameState(error.state);
   render();
   playSound("refused");
   showMessage(error.message, "error", options.offer);
@@ -211,7 +205,8 @@ async function sendChecked(ask, path, body, options = {}) {
     if (why && why.error) {
       setSelected(null);
       clearHint();
-      return refused(new ApiError(why.message, why.error, 409), options);
+      // the swap of the two piles is offered where the server says it would be played
+      return refused(new ApiError(why.message, why.error, 409), { ...options, offer: why.swap ? options.swapOffer : null });
     }
   }
   return send(path, body, options);
@@ -234,11 +229,10 @@ export function playDrop(from, to, options = {}) {
   }
   const body = { from: placeName(from), to: placeName(to) };
   if (options.swap) body.swap = true;
-  const offer = !options.swap && typeof from === "number" && typeof to === "number"
-    && view() && view().grid[from].length && view().grid[to].length
-    ? { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) } : null;
+  const swapOffer = options.swap ? null
+    : { label: t("Swap these piles instead"), action: () => playDrop(from, to, { swap: true }) };
   const plays = options.swap || targetsFrom(from).includes(to) || swapsFrom(from).includes(to);
-  return enqueue(() => sendChecked(plays ? null : body, "/api/drop", body, { ...options, offer }));
+  return enqueue(() => sendChecked(plays ? null : body, "/api/drop", body, { ...options, swapOffer }));
 }
 
 // A click on the stock: the server deals, or redeals once the stock is empty.
@@ -256,17 +250,15 @@ function simple(path, options = {}) {
 export const undo = () => (app.state && app.state.can_undo ? simple("/api/undo") : null);
 export const redo = () => (app.state && app.state.can_redo ? simple("/api/redo") : null);
 
-// Leaving a game that has moves ends it (as given up, or as over): the server
-// says when that needs asking (game.leave_asks), the page asks.
+// Leaving a game that has moves ends it (as given up, or as over): the server says
+// what leaving does, in the sentence to ask with (labels.leave; none: no need to ask).
 function leaveThen(action, ask = true) {
-  const st = app.state;
-  if (!ask || !st || !st.game || !st.game.leave_asks) {
+  const leave = app.state && app.state.labels ? app.state.labels.leave : null;
+  if (!ask || !leave) {
     action();
     return;
   }
-  const text = st.view.over ? t("It then counts as over, with score {score}.", { score: st.view.score })
-    : t("It then counts as given up, with score {score}.", { score: st.view.score });
-  confirmThen(t("Leave this game?"), text, action);
+  confirmThen(t("Leave this game?"), leave, action);
 }
 
 // ask: false from the end dialog, which already showed the result of leaving

@@ -62,7 +62,7 @@ export function showDaily(onPick, onChoose) {
     tn("best: {n} day", "best: {n} days", s.best, { n: s.best }),
     tn("{n} day played", "{n} days played", d.played, { n: d.played }),
   ].join(" · ");
-  $("daily-note").textContent = d.rules === "single-pass"
+  $("daily-note").textContent = d.winnable
     ? t("The single-pass daily deal can always be won.") + " " + t("The first game of a day's deal to end is its result; later games are practice.")
     : t("The first game of a day's deal to end is its result; later games are practice.");
   $("daily-play").textContent = today ? t("Play today's deal") : t("Play this day's deal");

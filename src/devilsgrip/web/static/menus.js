@@ -12,23 +12,27 @@ import {
 import { showHistory, showHistoryError, showHistoryLoading } from "./history.js";
 import { t } from "./i18n.js";
 import { say, showMessage } from "./messages.js";
+import { recordsMenu } from "./records.js";
 import { applyStrings, preload, render } from "./render.js";
 import { showDone, showProgress, showReviewError, showReviewOpening } from "./review.js";
 import {
-  $, app, chooseDay, ended, keepReview, reviewKey, setDaily, setGameState, setPresets, setReviewDoc,
+  $, app, applies, chooseDay, keepReview, reviewKey, setDaily, setGameState, setPresets, setReviewDoc,
   setReviewFocus, setSettings, setShare, showReviewOf,
 } from "./state.js";
 import { request } from "./transport.js";
 
-// The menu, built as it opens (what it offers depends on whether the game has ended).
+// The menu, built as it opens (what it offers is what the server says applies now: a game
+// in play may be given up, one that has ended shows its result again, is reviewed, shared).
 export function openMenu() {
   buildMenu([
     [t("New game or deal number…"), () => openNew()],
     [t("Restart this deal"), () => playAgain(true)],
     [t("Daily deal"), () => openDaily()],
-    ended() ? [t("Result"), () => openEnd()] : [t("Give up"), () => giveUp()],
-    ...(ended() ? [[t("Review this game"), () => openReview(null, "menu")], [t("Share"), () => openShare()]] : []),
+    applies("give_up") ? [t("Give up"), () => giveUp()] : [t("Result"), () => openEnd()],
+    ...(applies("review") ? [[t("Review this game"), () => openReview(null, "menu")]] : []),
+    ...(applies("share") ? [[t("Share"), () => openShare()]] : []),
     [t("Game history"), () => openHistory()],
+    ...recordsMenu(),
     [t("Rules"), () => openRules()],
     [t("Statistics"), () => openStats()],
     [t("Settings"), () => openSettings()],

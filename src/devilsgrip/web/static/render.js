@@ -6,7 +6,7 @@ import { buildHelp } from "./dialogs.js";
 import { renderGuide } from "./guide.js";
 import { cardName, formatTime, ratingName, t, tn } from "./i18n.js";
 import { showMessage } from "./messages.js";
-import { $, app, cardUrl, CELLS, swapsFrom, targetsFrom, view } from "./state.js";
+import { $, app, applies, cardUrl, CELLS, swapsFrom, targetsFrom, view } from "./state.js";
 import { renderViewer } from "./viewer.js";
 
 // ------------------------------------------------------------ static strings
@@ -184,7 +184,7 @@ export function render() {
   // buttons
   $("btn-undo").disabled = viewing || !st.can_undo;
   $("btn-redo").disabled = viewing || !st.can_redo;
-  $("btn-hint").disabled = viewing || Boolean(finished);
+  $("btn-hint").disabled = viewing || !applies("hint");
   // once the game has ended, Hint gives way to Result (the end dialog again)
   $("btn-hint").hidden = Boolean(finished);
   $("btn-result").hidden = !finished;

@@ -176,7 +176,7 @@ export function speed() {
 export function cardUrl(code) {
   if (!code) return "/cards/empty.svg";
   if (code === "back") return "/cards/back.svg";
-  return "/cards/" + code + ".svg" + (app.settings.four_colour ? "?four=1" : "");
+  return "/cards/" + (app.settings.four_colour ? "four/" : "") + code + ".svg";
 }
 
 // What the board shows: the player's game, or a position of the line on show.
@@ -250,9 +250,10 @@ export function gameIdentity() {
   return `${game.id}|${game.number}|${game.started}`;
 }
 
-export function ended() {
-  const v = app.state ? app.state.view : null;
-  return Boolean(v && (v.over || v.won || v.given_up));
+// Whether action (deal, redeal, undo, redo, hint, give_up, best_line, review, new_game,
+// restart, share) may be taken now: the server's answer (the state's applies).
+export function applies(action) {
+  return Boolean(app.state && Array.isArray(app.state.applies) && app.state.applies.includes(action));
 }
 
 // The key of a review kept in app.reviews: the game (id null: the game in play) and the language.

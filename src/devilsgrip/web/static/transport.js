@@ -3,7 +3,7 @@
 // is fetch to the HTTP API here; another transport (a Web Worker running the same API)
 // needs to replace this module only.
 
-import { ApiError, readJSON } from "./answers.js";
+import { ApiError, readJSON, refusalOf } from "./answers.js";
 import { t } from "./i18n.js";
 
 // method "GET" or "POST"; path with its query ("/api/review?id=3"); body an object (POST).
@@ -28,9 +28,7 @@ export async function request(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.message ? data.message
-      : t("The server refused ({status}).", { status: response.status });
-    throw new ApiError(message, data && data.error, response.status);
+    throw refusalOf(data, response.status, t("The server refused ({status}).", { status: response.status }));
   }
   return data;
 }

@@ -1,0 +1,139 @@
+"""The player's stored games as the screens and the commands reach them: the store opened,
+a player's games started and resumed (a :class:`~devilsgrip.table.controller.Table` each),
+a finished game found and taken up again under its controller; and the store's plain
+data a screen shows (GameInfo, Stats, the times it writes), its error and its import of
+records."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from devilsgrip import codes
+from devilsgrip.errors import DevilsGripError, IllegalMoveError
+from devilsgrip.session import PlaySession
+from devilsgrip.session import open_store as _open_or_why
+from devilsgrip.store import (
+    GameInfo,
+    Stats,
+    Store,
+    StoreError,
+    default_path,
+    import_records,
+    parse_time,
+    split_records,
+    store_error_text,
+)
+from devilsgrip.table.controller import Table
+from devilsgrip.table.words import Event, Words
+
+__all__ = ["GameInfo", "Player", "Stats", "Store", "StoreError", "finished_table",
+           "import_records", "last_finished", "open_existing", "open_for_play", "open_store",
+           "parse_time", "prepare_searches", "split_records", "store_error_text",
+           "stored_table"]
+
+
+def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+    """The store at ``path`` (``--db``, else ``$DEVILSGRIP_DB``, else the player's data
+    folder); with ``create`` False a missing one is refused, nothing made.  Raises
+    :class:`~devilsgrip.store.StoreError` (a :class:`~devilsgrip.errors.DevilsGripError`)."""
+    return Store.open(path, create=create)
+
+
+def open_existing(path: Path | str | None) -> Store | None:
+    """The store at ``path``, or the player's own when it exists (None: there is none, and
+    none is made: a command that only shows the player's results opens it)."""
+    if path is None and not default_path().exists():
+        return None
+    return Store.open(path)
+
+
+def last_finished(store: Store) -> GameInfo | None:
+    """The stored game that ended last (None: no game has ended)."""
+    finished = store.games(finished=True)
+    if not finished:
+        return None
+    return max(finished, key=lambda g: (g.ended or "", g.id))
+
+
+def stored_table(store: Store, game_id: int, words: Words | None = None) -> Table:
+    """The controller of the stored game ``game_id``, taken up again where it was left
+    (StoreError ``store-no-game`` when there is none)."""
+    return Table(PlaySession.resume(store, game_id), words or Words(), Event("resume"))
+
+
+def finished_table(store: Store, owner: str, game_id: int, words: Words) -> Table | None:
+    """The controller of ``owner``'s finished stored game ``game_id`` (None: there is no
+    such game among that owner's games); refused with ``game-live`` while it is in play."""
+    info = store.game_info(game_id)
+    if info is None or info.owner != owner:
+        return None
+    if not info.final:
+        raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
+    return stored_table(store, game_id, words)
+
+
+def open_for_play(path: Path | str | None) -> tuple[Store | None, StoreError | None]:
+    """The store to play with, or None and why (never raises: the games then run unsaved,
+    and the screen says why)."""
+    return _open_or_why(path)
+
+
+def prepare_searches() -> None:
+    """What a screen that takes over the program's standard streams calls first: the
+    searches a review runs in a process beside need them (see the solver's portfolio)."""
+    from devilsgrip.solver.portfolio import prepare_beside
+
+    prepare_beside()
+
+
+@dataclass
+class Player:
+    """One player's games and settings, as a screen reaches them: ``store`` is None when
+    there is no usable database (``store_error`` then says why, if known) and the games
+    still run, unsaved."""
+
+    store: Store | None
+    owner: str = "local"
+    store_error: StoreError | None = None
+
+    def settings(self) -> dict[str, str]:
+        """The player's saved settings (none when they cannot be read)."""
+        if self.store is None:
+            return {}
+        try:
+            return self.store.settings(self.owner)
+        except DevilsGripError:
+            return {}
+
+    def set_setting(self, key: str, text: str) -> None:
+        """Remember a setting (a store that fails keeps it for this run only)."""
+        if self.store is not None:
+            with contextlib.suppress(DevilsGripError):
+                self.store.set_setting(self.owner, key, text)
+
+    def unfinished(self) -> list[GameInfo]:
+        """The player's games still in play, newest first (raises the store's error)."""
+        return [] if self.store is None else self.store.unfinished_games(owner=self.owner)
+
+    def stats(self, rules: str | None) -> Stats | None:
+        """The player's statistics for ``rules`` (None: no store; raises the store's
+        error)."""
+        return None if self.store is None else self.store.stats(rules=rules, owner=self.owner)
+
+    def start(self, words: Words, *, number: int | None = None, deck: str | None = None,
+              rules: str = "classic") -> Table:
+        """The controller of a new game (a random numbered deal unless ``number`` or
+        ``deck``)."""
+        session = PlaySession.start(self.store, number=number, deck=deck, rules=rules,
+                                    owner=self.owner, store_error=self.store_error)
+        return Table(session, words)
+
+    def resume(self, game_id: int, words: Words) -> Table:
+        """The controller of the stored game ``game_id``, its clock running again (raises
+        the store's error when it cannot be taken up)."""
+        assert self.store is not None, "a stored game needs the store"
+        controller = Table(PlaySession.resume(self.store, game_id), words)
+        controller.resume_clock()
+        return controller
