@@ -146,8 +146,10 @@ def test_progress_then_the_review_an_over_game_made_final_and_kept(
     game.play_all_text(" ".join(moves))
     check_doc(doc, game)
     assert doc["costly"], "the greedy player lost cards somewhere"
+    # the values found so far, when a poll came while the review ran (the compiled core
+    # may settle this game before the first poll: test_a_review_job_tells_its_first_values
+    # checks that they are told at all)
     early = [k for k in sketches if any(k)]
-    assert early, "no value was shown before the review ended"
     values = [doc["review"]["start"], *doc["review"]["moves"]]
     for known in early:
         for k, v in zip(known, values, strict=True):
@@ -285,3 +287,31 @@ def test_no_session_token_in_any_body(make_client: MakeClient, path: str) -> Non
         assert r.status_code == 200, r.text
         assert token not in r.text and "web:" not in r.text
         assert "owner" not in r.text
+
+
+def test_a_review_job_tells_its_first_values_while_it_runs() -> None:
+    """The values the review has found so far are in its running answer: the review calls
+    its sketch with some positions still unknown before it returns."""
+    from devilsgrip.review import review_game
+    from devilsgrip.web.jobs import ReviewJob
+
+    game = Game(3, rules="single-pass")
+    game.play_all_text(" ".join(greedy(3, "single-pass")))
+    job = ReviewJob(game_id=7, game=game, limit=2.0)
+    assert job.running()["known"] == []
+    told: list[dict[str, Any]] = []
+
+    def sketch(known: list[tuple[int, bool] | None]) -> None:
+        job.sketch(known)
+        told.append(job.running())
+
+    review = review_game(game, time_limit=2.0, sketch=sketch)
+    assert told, "the review told no value before it returned"
+    first = told[0]["known"]
+    assert first[-1] is not None and None in first  # the end first, the rest still to come
+    values = [(review.start_best, review.start_proven), *((m.best, m.proven) for m in review.moves)]
+    for answer in told:
+        assert answer["status"] == "running" and answer["id"] == 7
+        for k, (best, proven) in zip(answer["known"], values, strict=True):
+            if k is not None:
+                assert k["best"] >= best and (not k["proven"] or (proven and k["best"] == best))
