@@ -1,5 +1,6 @@
 # The two commands of the README: `make play` and `make test`; `make check` is the quick loop
-# while editing (lint, types and the fast tests, in about a minute).
+# while editing (lint, types and the fast tests: about a minute on a quiet machine, see
+# docs/development.md for what it leaves to `make test`).
 # Each creates .venv/ at the repository root and installs what it needs on first use.
 
 PYTHON ?= python3

@@ -27,6 +27,7 @@ def rows_of(path: Path) -> list[tuple[object, ...]]:
         store.close()
 
 
+@pytest.mark.slow
 def test_run_then_summary_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out, js = tmp_path / "r.sqlite", tmp_path / "s.json"
     status = main(["analyze", "--games", "1-6", "--jobs", "1", "--out", str(out), *FAST,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from devilsgrip.analysis import DealResult, summarize
 from devilsgrip.analysis.plots import write_plots
 
@@ -20,6 +22,7 @@ def summaries() -> list:  # type: ignore[type-arg]
     return summarize(rows)
 
 
+@pytest.mark.slow
 def test_plots_written(tmp_path: Path) -> None:
     paths = write_plots(summaries(), tmp_path / "figs")
     names = sorted(p.name for p in paths)
@@ -32,6 +35,7 @@ def test_plots_written(tmp_path: Path) -> None:
     assert "<svg" in svg and "single-pass" in svg
 
 
+@pytest.mark.slow
 def test_plots_reproducible(tmp_path: Path) -> None:
     a = write_plots(summaries(), tmp_path / "a")
     b = write_plots(summaries(), tmp_path / "b")

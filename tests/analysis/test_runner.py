@@ -95,6 +95,7 @@ def test_parquet_equals_sqlite(tmp_path: Path, reference: list[tuple[object, ...
     assert contents(out) == reference
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_equals_local(
     tmp_path: Path, reference: list[tuple[object, ...]]
 ) -> None:
@@ -114,6 +115,7 @@ def test_dask_local_cluster_equals_local(
     assert contents(out) == reference
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,jobs", [("r.sqlite", 1), ("r.sqlite", 2), ("r.parquet", 2)])
 def test_interrupted_then_resumed(
     tmp_path: Path, reference: list[tuple[object, ...]], name: str, jobs: int

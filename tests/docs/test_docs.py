@@ -67,6 +67,7 @@ def _finds(index: dict[str, dict[str, Any]], word: str) -> list[str]:
             if pattern.search(entry["title"]) or pattern.search(entry["text"])]
 
 
+@pytest.mark.slow
 def test_search_finds_the_front_doors(index: dict[str, dict[str, Any]]) -> None:
     assert index["library/game/#devilsgrip.game.Game"]["title"] == "devilsgrip.game.Game"
     assert "library/solver/#devilsgrip.solver.solve" in index
@@ -75,6 +76,7 @@ def test_search_finds_the_front_doors(index: dict[str, dict[str, Any]]) -> None:
         assert len(_finds(index, word)) >= 3, word
 
 
+@pytest.mark.slow
 def test_search_finds_every_command(index: dict[str, dict[str, Any]]) -> None:
     from devilsgrip.cli import _command_names, build_parser
 
@@ -88,6 +90,7 @@ def test_search_finds_every_command(index: dict[str, dict[str, Any]]) -> None:
         assert f"devilsgrip {name}" in entry["text"]
 
 
+@pytest.mark.slow
 def test_command_reference_lists_every_option(site: Path) -> None:
     from devilsgrip.cli import build_parser
 
@@ -112,6 +115,7 @@ def _solver_lemmas() -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow
 def test_search_finds_every_lemma_of_the_solver(index: dict[str, dict[str, Any]]) -> None:
     lemmas = _solver_lemmas()
     for anchor in ("safe-talon-build", "counting-bound", "stack-bound", "talon-bound",
@@ -134,6 +138,7 @@ def _docstring_links() -> list[tuple[Path, str, str]]:
     return links
 
 
+@pytest.mark.slow
 def test_docstring_links_land_on_a_heading(index: dict[str, dict[str, Any]]) -> None:
     links = _docstring_links()
     anchors = {anchor for _path, _page, anchor in links}

@@ -221,6 +221,7 @@ def test_game_number_text(text: str) -> None:
         assert 1 <= number <= MAX_GAME_NUMBER and text.strip().isascii()
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.one_of(
     st.integers(),

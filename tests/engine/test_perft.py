@@ -68,6 +68,7 @@ def test_perft_engine(rules: str, number: int) -> None:
     assert engine_perft(Game(number, rules=rules), FAST_DEPTH) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rules", "number"), sorted(GOLDEN))
 def test_perft_reference(rules: str, number: int) -> None:
     depth = FAST_DEPTH if number == 3 else FAST_DEPTH - 1

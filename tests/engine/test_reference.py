@@ -11,7 +11,7 @@ import random
 
 import pytest
 from engine_ref import RANK_CODES, SUIT_CODES, RefGame, brute_force_over
-from variants import VARIANT_NAMES, VARIANTS, ref_rules
+from variants import PRESETS_QUICK, VARIANT_NAMES, VARIANTS, ref_rules
 
 from devilsgrip import Game, Move, Rules
 from devilsgrip.notation import format_deck
@@ -72,7 +72,7 @@ def playout_compare(seed: int, text: str, options: tuple[int, int | None, str, b
     return played
 
 
-@pytest.mark.parametrize(("text", "options"), VARIANTS, ids=VARIANT_NAMES)
+@pytest.mark.parametrize(("text", "options"), PRESETS_QUICK)
 def test_playouts_agree_with_reference(
     text: str, options: tuple[int, int | None, str, bool]
 ) -> None:
@@ -82,7 +82,7 @@ def test_playouts_agree_with_reference(
     assert total > 100
 
 
-@pytest.mark.parametrize(("text", "options"), VARIANTS, ids=VARIANT_NAMES)
+@pytest.mark.parametrize(("text", "options"), PRESETS_QUICK)
 def test_is_over_agrees_with_brute_force_along_playouts(
     text: str, options: tuple[int, int | None, str, bool]
 ) -> None:

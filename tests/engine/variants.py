@@ -7,6 +7,7 @@ engine's preset table.
 
 from __future__ import annotations
 
+import pytest
 from engine_ref import RefRules
 
 VARIANTS: list[tuple[str, tuple[int, int | None, str, bool]]] = [
@@ -25,6 +26,12 @@ VARIANTS: list[tuple[str, tuple[int, int | None, str, bool]]] = [
 ]
 
 VARIANT_NAMES = [name for name, _ in VARIANTS]
+
+PRESETS_QUICK = [pytest.param(text, options, id=text,
+                              marks=pytest.mark.slow if "," in text else ())
+                 for text, options in VARIANTS]
+"""VARIANTS for the long cross-checks: the three presets run in ``make check``, the
+option variants are marked slow and run in ``make test``."""
 
 
 def ref_rules(options: tuple[int, int | None, str, bool]) -> RefRules:

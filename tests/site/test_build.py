@@ -42,6 +42,7 @@ def listed(site: Path) -> list[str]:
     return list(json.loads(found.group(1)))
 
 
+@pytest.mark.slow
 def test_every_file_is_kept_for_offline_play(site: Path) -> None:
     on_disk = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     kept = listed(site)
@@ -55,6 +56,7 @@ def test_every_file_is_kept_for_offline_play(site: Path) -> None:
         assert name in kept, name
 
 
+@pytest.mark.slow
 def test_the_page_is_the_servers_with_the_sites_transport(site: Path) -> None:
     static = build.STATIC_DIR
     for path in static.glob("*.js"):
@@ -71,6 +73,7 @@ def test_the_page_is_the_servers_with_the_sites_transport(site: Path) -> None:
     assert body == original[original.index("<body"):].replace('src="/cards/', 'src="cards/')
 
 
+@pytest.mark.slow
 def test_card_images_in_both_colourings(site: Path) -> None:
     for code in CARD_CODES:
         plain = (site / "cards" / f"{code}.svg").read_text(encoding="utf-8")
@@ -82,6 +85,7 @@ def test_card_images_in_both_colourings(site: Path) -> None:
     assert "#0b57b8" not in (site / "cards/2D.svg").read_text()
 
 
+@pytest.mark.slow
 def test_manifest_meets_the_install_criteria(site: Path) -> None:
     manifest = json.loads((site / "manifest.webmanifest").read_text(encoding="utf-8"))
     assert manifest["name"] == "Devil's Grip" and manifest["short_name"]
@@ -95,6 +99,7 @@ def test_manifest_meets_the_install_criteria(site: Path) -> None:
     assert sizes["192x192"] == (192, 192) and sizes["512x512"] == (512, 512)
 
 
+@pytest.mark.slow
 def test_the_package_is_pure_python_and_imports_without_the_servers_libraries(
         site: Path, tmp_path: Path) -> None:
     with zipfile.ZipFile(site / "devilsgrip.zip") as archive:
@@ -137,6 +142,7 @@ def test_the_package_is_pure_python_and_imports_without_the_servers_libraries(
     assert out.stdout.startswith(str(tmp_path / "lib"))
 
 
+@pytest.mark.slow
 def test_a_build_is_versioned_by_its_content(tmp_path: Path, runtime: Path) -> None:
     first = build_site(tmp_path / "a", runtime)
     again = build_site(tmp_path / "a", runtime)  # a site built before is replaced
@@ -168,6 +174,7 @@ def test_a_missing_runtime_is_named(tmp_path: Path) -> None:
     assert not (tmp_path / "site").exists()
 
 
+@pytest.mark.slow
 def test_the_command_builds_and_reports(tmp_path: Path, runtime: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     from devilsgrip.cli import main
@@ -179,6 +186,7 @@ def test_the_command_builds_and_reports(tmp_path: Path, runtime: Path,
     assert "Pyodide" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_loader_words_in_every_language(site: Path) -> None:
     from devilsgrip import i18n
 

@@ -345,6 +345,7 @@ def test_stack_bound_never_exceeds_the_optimum(
     assert stack_bound(game) <= best, game.position()
 
 
+@pytest.mark.slow
 def test_stack_bound_is_not_vacuous() -> None:
     """On last-pass positions with stock left it is sometimes above the rest of the bound."""
     above = 0
@@ -603,6 +604,7 @@ def test_counts_balance_at_every_deal(seed: int, rules: str) -> None:
     assert count_bound(game) == 0
 
 
+@pytest.mark.slow
 def test_count_bound_is_not_vacuous() -> None:
     """With stock left in the last pass it is often above all the other bounds."""
     above = 0

@@ -189,13 +189,11 @@ class HandClock:
         self.now += seconds
 
 
-WINS = ("win then undo", "play again after a win", "solution then undo", "daily twice counts once")
-"""The scenarios that play a whole deal: on the terminal screen each key is drawn (10-40 s)."""
-
-
+# The terminal screen draws every key (a whole deal takes 10-40 s there): make check plays
+# the scenarios through the web API, make test through both screens.
 @pytest.mark.parametrize(("name", "screen"), [
     pytest.param(name, screen, id=f"{name}-{screen}",
-                 marks=[pytest.mark.slow] if (name, screen) in ((w, "tui") for w in WINS) else [])
+                 marks=[pytest.mark.slow] if screen == "tui" else [])
     for name in SCENARIOS for screen in SCREENS])
 def test_lifecycle(name: str, screen: str, tmp_path: Path,
                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.app import App
@@ -102,6 +103,7 @@ def test_the_talons_covered_cards_are_readable() -> None:
                 assert contrast(ink, ground) >= 4.5, (ink, ground)
 
 
+@pytest.mark.slow
 def test_keys_that_do_not_fit_are_behind_more(store: Store) -> None:
     """At 80 columns in French every key of the bar is on one of its pages; m turns
     them, and each page says where it is."""
@@ -187,6 +189,7 @@ def _ended_game_app(store: Store) -> tuple[DevilsGripApp, list[Any]]:
                          solve_time=10.0), moves
 
 
+@pytest.mark.slow
 def test_a_costly_move_of_the_review_is_shown_on_the_grid_at_80x24(
         store: Store, screen_text: ScreenText) -> None:
     from devilsgrip.tui.screens import ReviewScreen
@@ -267,6 +270,7 @@ def test_the_best_line_is_stepped_through_on_the_grid(store: Store,
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_french_cards_and_a_long_bad_number_at_80x24(screen_text: ScreenText) -> None:
     from devilsgrip.i18n import set_language
     from devilsgrip.tui.screens import DealNumberScreen

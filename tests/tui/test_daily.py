@@ -8,6 +8,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.app import App
 
 from devilsgrip import i18n
@@ -28,6 +29,7 @@ def make_app(store: Store | None, **kwargs: Any) -> DevilsGripApp:
     return DevilsGripApp(store, **kwargs)
 
 
+@pytest.mark.slow
 def test_daily_calendar_plays_the_days_deal_and_counts_once(
         store: Store, screen_text: ScreenText, tmp_path: Path) -> None:
     today = date.today()

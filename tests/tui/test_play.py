@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -231,6 +232,7 @@ def test_click_to_move_picks_and_drops(store: Store) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_new_game_deal_by_number_stats_and_help(store: Store) -> None:
     async def scenario() -> None:
         app = make_app(store, number=1)
@@ -269,6 +271,7 @@ def test_new_game_deal_by_number_stats_and_help(store: Store) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_resume_after_restart(db_path: Path, path_keys: PathKeys) -> None:
     async def first_run() -> str:
         store = Store.open(db_path)
@@ -363,6 +366,7 @@ def test_an_over_game_is_offered_as_over_with_its_rules_named(store: Store) -> N
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_quitting_keeps_a_game_in_play_and_leaves_nothing_behind(store: Store) -> None:
     """A game with moves is kept for next time; one without a move, or over, is left."""
 

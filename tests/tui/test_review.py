@@ -47,6 +47,7 @@ def _app(store: Store) -> DevilsGripApp:
                          solve_time=10.0)
 
 
+@pytest.mark.slow
 def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
     moves = play_game(Game(7), "greedy").move_stack
 

@@ -111,6 +111,7 @@ def test_snapshot_help_screen(store: Store, screen_text: ScreenText,
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_game_over_screen_when_no_card_can_enter(store: Store) -> None:
     # the greedy player's single-pass game, its last move played on the screen
     moves = play_game(Game(3, rules="single-pass"), "greedy").move_stack
@@ -367,6 +368,7 @@ def test_the_deal_number_dialog_is_centred_and_says_inside_why_a_number_is_refus
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
         store: Store) -> None:
     moves = play_game(Game(3, rules="single-pass"), "greedy").move_stack

@@ -129,6 +129,7 @@ def test_snapshot_mid_game_the_top_card_is_on_the_same_line_of_every_cell(size: 
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_a_larger_terminal_draws_larger_cards(screen_text: ScreenText) -> None:
     async def scenario() -> None:
         app = make_app(None, number=5)
@@ -195,6 +196,7 @@ def _longest_messages(lang: str) -> list[tuple[str, str]]:
     return sorted(messages, key=lambda m: -len(m[1]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_longest_message_of_each_language_is_shown_whole(lang: str,
                                                              screen_text: ScreenText) -> None:
@@ -220,6 +222,7 @@ def test_the_longest_message_of_each_language_is_shown_whole(lang: str,
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_info_panel_wraps_and_keeps_the_best_score_in_every_language(
         lang: str, store: Store, screen_text: ScreenText) -> None:
@@ -299,6 +302,7 @@ def test_the_key_bar_keeps_to_its_line_in_every_language(lang: str,
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_the_help_lists_every_key_from_the_bindings() -> None:
     rows = GameScreen.help_rows()
     keys = " ".join(key for key, _what in rows)

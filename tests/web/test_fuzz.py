@@ -154,6 +154,7 @@ def test_a_connection_stays_usable_after_any_refusal() -> None:
         server.stop()
 
 
+@pytest.mark.slow
 def test_no_database_keeps_memory_bounded(make_client: Callable[..., TestClient]) -> None:
     from devilsgrip.web.server import MAX_UNSAVED_SESSIONS
 

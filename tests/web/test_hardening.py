@@ -132,6 +132,7 @@ def _over_client(make_client: MakeClient) -> TestClient:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_no_get_changes_a_game(make_client: MakeClient) -> None:
     client = _over_client(make_client)
     before = _shown(client)
@@ -196,6 +197,7 @@ def test_the_cookie_never_leaves_the_server(make_client: MakeClient) -> None:
 
 
 # --------------------------------------------------- looking stores nothing
+@pytest.mark.slow
 def test_a_visitor_who_only_looks_stores_nothing(tmp_path: Path,
                                                  make_client: MakeClient) -> None:
     db = tmp_path / "looks.sqlite3"

@@ -310,6 +310,7 @@ def _exempt_review(c: httpx2.Client, game: Game) -> None:
     assert r.json()["positions"][-1] == view_dict(game.view())
 
 
+@pytest.mark.slow
 def test_no_response_reveals_the_stock_order(server_url: str) -> None:
     seen = sum(_play_and_scan(server_url, number, seed) for number, seed in ((1, 1), (2, 2)))
     assert seen > 300
