@@ -39,11 +39,12 @@ __all__ = ["GameInfo", "Kept", "Player", "Stats", "Store", "StoreError", "WebSes
            "stored_table", "unkeep_first_game"]
 
 
-def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+def open_store(path: Path | str | None, *, create: bool = True, alone: bool = False) -> Store:
     """The store at ``path`` (``--db``, else ``$DEVILSGRIP_DB``, else the player's data
-    folder); with ``create`` False a missing one is refused, nothing made.  Raises
+    folder); with ``create`` False a missing one is refused, nothing made; with ``alone``
+    this program is its only user while it is open (the site's worker).  Raises
     :class:`~devilsgrip.store.StoreError` (a :class:`~devilsgrip.errors.DevilsGripError`)."""
-    return Store.open(path, create=create)
+    return Store.open(path, create=create, alone=alone)
 
 
 def open_existing(path: Path | str | None) -> Store | None:

@@ -161,7 +161,7 @@ class WebState:
         if not self.options.use_store:
             return
         try:
-            self.store = open_store(self.options.db)
+            self.store = open_store(self.options.db, alone=self.options.alone)
         except (DevilsGripError, OSError, sqlite3.Error) as exc:
             self.store = None
             self.warning_error = exc
