@@ -80,7 +80,7 @@ class Game5Table:
     def game(self) -> Game:
         browser = self.web.known_browser(self.token)
         assert browser is not None
-        return browser.session.game
+        return browser.table.session.game
 
     def next_move(self, path: str) -> tuple[str, dict[str, Any]]:
         """A legal move's call for ``path`` (``/api/drop``: a build if there is one; else the

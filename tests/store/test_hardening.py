@@ -174,7 +174,7 @@ def test_an_incomplete_schema_is_damaged_everywhere_and_untouched(
         problem = web.store_problem("en")
         assert problem is not None and "damaged" in problem
         browser, _new = web.browser_for(None)
-        assert not browser.session.saving
+        assert not browser.table.session.saving
         web.close_store()
 
     assert _digest(path) == before

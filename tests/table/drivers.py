@@ -231,13 +231,13 @@ class TuiDriver:
         return text
 
     async def hide(self) -> None:
-        self.screen.session.pause()
+        self.screen.table.session.pause()
 
     async def show(self) -> None:
-        self.screen.session.resume_clock()
+        self.screen.table.session.resume_clock()
 
     def state(self) -> dict[str, Any]:
-        session = self.screen.session
+        session = self.screen.table.session
         game = session.game
         return {"id": session.game_id, "number": game.number, "moves": game.moves_played,
                 "score": game.score, "final": session.final, "over": game.is_over(),

@@ -49,7 +49,7 @@ def test_a_win_that_beats_the_deals_best_is_told_and_shown_as_the_best(store: St
             screen = app.screen
             assert isinstance(screen, GameScreen)
             for move in line[:-1]:
-                screen.session.play(move)
+                screen.table.session.play(move)
             assert screen.play(line[-1])
             await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
             body = str(app.screen.query_one("#gameover-body", Static).render())
@@ -202,7 +202,7 @@ def test_a_costly_move_of_the_review_is_shown_on_the_grid_at_80x24(
             screen = app.screen
             assert isinstance(screen, GameScreen)
             for move in moves[:-1]:
-                screen.session.play(move)
+                screen.table.session.play(move)
             assert screen.play(moves[-1])
             await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
             await pilot.press("v")
@@ -242,7 +242,7 @@ def test_the_best_line_is_stepped_through_on_the_grid(store: Store,
             screen = app.screen
             assert isinstance(screen, GameScreen)
             for move in moves[:-1]:
-                screen.session.play(move)
+                screen.table.session.play(move)
             assert screen.play(moves[-1])
             await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
             await pilot.press("b")
@@ -265,7 +265,7 @@ def test_the_best_line_is_stepped_through_on_the_grid(store: Store,
             assert {h.key for h in viewer.key_hints()} <= keys | {"Space"}
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, GameScreen))
-            assert screen.session.final
+            assert screen.table.session.final
 
     asyncio.run(scenario())
 
@@ -317,7 +317,7 @@ def test_the_first_game_guide_goes_at_the_first_action_for_good(
             assert "F1 help" in text and "╭─ a3" in text  # nothing of the table hidden
             await pilot.press("d")  # the first action plays as usual
             await pilot.pause()
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
             assert screen.guide is None and not screen._places[STOCK].hinted
             assert "2 → 5 → 8 → J" not in screen_text(app)
             assert screen.status.startswith("Dealt 3 cards")

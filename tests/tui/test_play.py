@@ -106,7 +106,7 @@ def test_pick_and_drop_plays_a_grid_build_and_saves_it(store: Store,
             await goto(pilot, path_keys, build.dst)
             await pilot.press("space")
             assert screen.picked is None
-            session = screen.session
+            session = screen.table.session
             assert session.game.move_stack == [build]
             assert session.game.position() == expected.position()
             assert session.game_id is not None
@@ -134,7 +134,7 @@ def test_illegal_drop_is_refused_with_its_reason(store: Store, path_keys: PathKe
             assert screen.picked == TALON
             await goto(pilot, path_keys, cell)
             await pilot.press("enter")
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
             assert status(app) == table.say_error(reason, table.Words("en"))
             assert app.screen.query_one("#status", Static).has_class("-error")
             assert screen.picked is None
@@ -154,7 +154,7 @@ def test_swap_with_x_and_drop_on_an_empty_cell(store: Store, path_keys: PathKeys
         async with app.run_test(size=SIZE) as pilot:
             screen = game_screen(app)
             await pilot.press("enter", "right", "x")
-            assert screen.session.game.move_stack[-1] == swap(a1, a1 + 1)
+            assert screen.table.session.game.move_stack[-1] == swap(a1, a1 + 1)
             # every card turned and no filling from the talon: the build leaves a space
             position = Game(2).position().split()
             position[1], position[2] = "-", position[1]
@@ -185,7 +185,7 @@ def test_deal_undo_redo_and_clicks(store: Store) -> None:
         app = make_app(store, number=1)
         async with app.run_test(size=SIZE) as pilot:
             screen = game_screen(app)
-            game = screen.session.game
+            game = screen.table.session.game
             await pilot.press("d")
             assert (len(game.stock), len(game.talon)) == (69, 3)
             assert "69 cards" in str(app.screen.query_one("#place-stock").render())
@@ -200,7 +200,7 @@ def test_deal_undo_redo_and_clicks(store: Store) -> None:
             await pilot.press("u", "u", "u")
             assert game.moves_played == 0
             assert status(app) == table.say_error(_error_of(game.undo), table.Words("en"))
-            gid = screen.session.game_id
+            gid = screen.table.session.game_id
             assert gid is not None
             kinds = [k for k, _m in store.events(gid)]
             assert kinds == ["move", "undo", "redo", "move", "undo", "undo"]
@@ -227,7 +227,7 @@ def test_click_to_move_picks_and_drops(store: Store) -> None:
             await pilot.click(f"#place-{CELL_NAMES[build.src]}")
             assert screen.picked == build.src
             await pilot.click(f"#place-{CELL_NAMES[build.dst]}")
-            assert screen.session.game.move_stack == [grid_build(build.src, build.dst)]
+            assert screen.table.session.game.move_stack == [grid_build(build.src, build.dst)]
 
     asyncio.run(scenario())
 
@@ -238,15 +238,15 @@ def test_new_game_deal_by_number_stats_and_help(store: Store) -> None:
         app = make_app(store, number=1)
         async with app.run_test(size=SIZE) as pilot:
             screen = game_screen(app)
-            first = screen.session
+            first = screen.table.session
             await pilot.press("n")  # no move yet: nothing to ask, the old game is deleted
-            assert screen.session is not first and screen.session.game.moves_played == 0
+            assert screen.table.session is not first and screen.table.session.game.moves_played == 0
             assert first.game_id is not None and store.game_info(first.game_id) is None
             await pilot.press("d")
             await pilot.press("n")  # a game with a move: leaving it is asked first
             assert isinstance(app.screen, ConfirmScreen)
             await pilot.press("n")  # no: keep playing
-            assert app.screen is screen and screen.session.game.moves_played == 1
+            assert app.screen is screen and screen.table.session.game.moves_played == 1
             await pilot.press("g")
             assert isinstance(app.screen, DealNumberScreen)
             await pilot.press("a", "enter")  # not a number: the dialog stays
@@ -255,7 +255,7 @@ def test_new_game_deal_by_number_stats_and_help(store: Store) -> None:
             assert isinstance(app.screen, ConfirmScreen)
             await pilot.press("y")
             assert app.screen is screen
-            assert screen.session.game.number == 42
+            assert screen.table.session.game.number == 42
             assert store.stats().given_up == 1  # the game left counts as given up
             await pilot.press("s")
             assert isinstance(app.screen, StatsScreen)
@@ -279,11 +279,11 @@ def test_resume_after_restart(db_path: Path, path_keys: PathKeys) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("d", "d")
             screen = game_screen(app)
-            builds = [m for m in screen.session.game.generate_moves() if m.kind != MoveKind.DEAL]
+            builds = [m for m in screen.table.game.generate_moves() if m.kind != MoveKind.DEAL]
             if builds:
-                screen.session.play(builds[0])
+                screen.table.session.play(builds[0])
             await pilot.press("d", "u")
-            position = screen.session.game.position()
+            position = screen.table.session.game.position()
             await pilot.press("q")
         store.close()
         return position
@@ -296,11 +296,11 @@ def test_resume_after_restart(db_path: Path, path_keys: PathKeys) -> None:
             assert isinstance(app.screen, ResumeScreen)
             await pilot.press("enter")
             screen = game_screen(app)
-            assert screen.session.game.number == 5
-            assert screen.session.game.position() == position
-            assert screen.session.game.can_redo
+            assert screen.table.session.game.number == 5
+            assert screen.table.session.game.position() == position
+            assert screen.table.session.game.can_redo
             await pilot.press("U")
-            assert screen.session.game.position() != position
+            assert screen.table.session.game.position() != position
         store.close()
 
     position = asyncio.run(first_run())
@@ -312,12 +312,12 @@ def test_playing_without_a_store_says_so() -> None:
         app = make_app(None, number=3)
         async with app.run_test(size=SIZE) as pilot:
             screen = game_screen(app)
-            assert not screen.session.saving
+            assert not screen.table.session.saving
             assert app.screen.query_one("#status", Static).has_class("-error")
             assert "not being saved" in status(app)
             assert app.screen.query_one("#info").border_subtitle == "not saving"
             await pilot.press("d")
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
 
     asyncio.run(scenario())
 
@@ -337,8 +337,8 @@ def test_the_resume_offer_can_be_declined(store: Store) -> None:
             assert "game over" not in offer.describe(offer.games[0])
             await pilot.press("escape")
             screen = game_screen(app)
-            assert screen.session.game_id != old.game_id
-            assert screen.session.game.moves_played == 0
+            assert screen.table.session.game_id != old.game_id
+            assert screen.table.session.game.moves_played == 0
 
     asyncio.run(scenario())
     assert [g.id for g in store.unfinished_games()][-1] == old.game_id

@@ -35,7 +35,7 @@ async def _play_to_its_end(pilot: object, app: DevilsGripApp,
     screen = app.screen
     assert isinstance(screen, GameScreen)
     for move in moves[:-1]:
-        screen.session.play(move)
+        screen.table.session.play(move)
     assert screen.play(moves[-1])
     await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
     return screen
@@ -55,12 +55,12 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
         app = _app(store)
         async with app.run_test(size=(100, 40)) as pilot:
             screen = await _play_to_its_end(pilot, app, moves)
-            assert not screen.session.final
+            assert not screen.table.session.final
             await pilot.press("v")
             await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             review = app.screen
             assert isinstance(review, ReviewScreen)
-            assert screen.session.final  # a review shows the stock: the result stands
+            assert screen.table.session.final  # a review shows the stock: the result stands
             assert review.story.startswith(("Winnable until move", "Winnable at least until"))
             assert review.rows
             keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
@@ -74,8 +74,8 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             assert any(note.startswith("↑ Played:") for note in notes)
             await pilot.press("escape")  # back to the list of costly moves
             await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
-            assert screen.session.game_id is not None
-            assert store.review(screen.session.game_id) is not None
+            assert screen.table.session.game_id is not None
+            assert store.review(screen.table.session.game_id) is not None
             await pilot.press("escape")
             assert isinstance(app.screen, GameScreen)
 
@@ -169,10 +169,10 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
             assert "review" not in actions
             await pilot.press("v")
             await pilot.pause()
-            assert screen.said.error and not screen.session.final
+            assert screen.said.error and not screen.table.session.final
             await pilot.press("b")
             await pilot.pause()
-            assert screen.said.error and not screen.session.final
+            assert screen.said.error and not screen.table.session.final
             assert not isinstance(app.screen, ReviewScreen)
             await _play_to_its_end(pilot, app, moves)
             await pilot.press("escape")  # the grid: the dialog put away
@@ -181,7 +181,7 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
             assert "review" in actions and "undo" in actions
             await pilot.press("v")
             await pilot.press("v")
-            assert screen.session.final  # at once: a review shows the stock
+            assert screen.table.session.final  # at once: a review shows the stock
             assert "undo" not in {hint.label for hint in screen.key_hints()}
             await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             await pilot.press("escape")

@@ -121,9 +121,9 @@ def test_game_over_screen_when_no_card_can_enter(store: Store) -> None:
         app = make_app(store, number=3, rules="single-pass")
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
-            game = screen.session.game
+            game = screen.table.session.game
             for move in moves[:-1]:
-                screen.session.play(move)
+                screen.table.session.play(move)
             assert not game.is_over()
             assert screen.play(moves[-1])
             assert game.is_over() and not game.is_won()
@@ -200,13 +200,13 @@ def test_a_hint_is_computed_in_a_worker_and_shown(store: Store) -> None:
             await wait_for(pilot, lambda: screen.hint_move is not None)
             move = screen.hint_move
             assert move is not None
-            assert screen.session.game.reason(move) is None
+            assert screen.table.session.game.reason(move) is None
             assert screen.status.startswith("Hint: ") and move.text() not in screen.status
             for place in screen.hint_places:
                 name = "talon" if place == TALON else None
                 widget = screen._places[place]
                 assert widget.has_class("-hint"), name
-            gid = screen.session.game_id
+            gid = screen.table.session.game_id
             assert gid is not None
             assert store.events(gid)[-1] == ("hint", move.text())
             # the next move clears the hint
@@ -269,7 +269,7 @@ def test_the_screen_answers_while_a_hint_is_thought_of_and_drops_a_stale_one(
             screen = game_screen(app)
             await pilot.press("question_mark")
             await pilot.press("d", "right")  # handled while the worker waits
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
             assert screen.cursor == 1
             release.set()
             await app.workers.wait_for_complete()
@@ -299,7 +299,7 @@ def test_a_failing_hint_is_reported_and_the_game_goes_on(
             await pilot.pause()
             assert screen.status == "No hint this time: it could not be worked out."
             await pilot.press("d")
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
 
     asyncio.run(scenario())
 
@@ -363,7 +363,7 @@ def test_the_deal_number_dialog_is_centred_and_says_inside_why_a_number_is_refus
             assert "whole numbers from 1 to" in error
             assert all(word in shown for word in error.split())
             await pilot.press("escape")
-            assert app.screen is screen and screen.session.game.number == 1
+            assert app.screen is screen and screen.table.session.game.number == 1
 
     asyncio.run(scenario())
 
@@ -378,15 +378,15 @@ def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
             for move in moves[:-1]:
-                screen.session.play(move)
+                screen.table.session.play(move)
             assert screen.play(moves[-1])
             await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
             over = app.screen
             assert isinstance(over, GameOverScreen)
             why = str(over.query_one("#gameover-why", Static).render())
-            assert why == table.say_why_ended(screen.session, table.Words("en")) and why
+            assert why == table.say_why_ended(screen.table.session, table.Words("en")) and why
             await pilot.press("n")  # typed for the table: ignored
-            assert app.screen is over and screen.session.game.moves_played == len(moves)
+            assert app.screen is over and screen.table.session.game.moves_played == len(moves)
             # once the guard's time has passed (its timer, however busy the machine)
             await wait_for(pilot, lambda: over.ready)
             await pilot.press("escape")
@@ -424,8 +424,8 @@ def test_a_failing_review_or_best_line_is_reported_as_such(
         app = make_app(store, number=1)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
-            screen.session.play("d")
-            screen.session.give_up()
+            screen.table.session.play("d")
+            screen.table.session.give_up()
             screen.show_review()
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -434,6 +434,6 @@ def test_a_failing_review_or_best_line_is_reported_as_such(
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert screen.status == "The best line could not be worked out this time."
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
 
     asyncio.run(scenario())

@@ -99,7 +99,7 @@ def test_snapshot_mid_game_the_top_card_is_on_the_same_line_of_every_cell(size: 
             screen = await mid_game(app, pilot)
             text = screen_text(app)  # type: ignore[arg-type]
             snapshot(f"main_mid_game_{size[0]}x{size[1]}", text)
-            grid = screen.session.game.grid
+            grid = screen.table.session.game.grid
             assert {len(p) for p in grid} == {1, 2, 3, 4}
             beneath_lines = set()
             tops_by_row: dict[int, set[int]] = {}
@@ -159,7 +159,7 @@ def test_snapshot_too_small_a_terminal_says_what_it_needs_and_the_game_comes_bac
             assert f"{MIN_WIDTH}x{MIN_HEIGHT}" in text and "60x20" in text
             assert "♦" not in text  # no table cut in pieces
             await pilot.press("d")  # keys wait while nothing can be seen
-            assert screen.session.game.moves_played == 0
+            assert screen.table.session.game.moves_played == 0
             await pilot.resize_terminal(40, 15)
             await settle(pilot, lambda: "40x15" in flat(screen_text(app)))  # type: ignore[arg-type]
             await pilot.resize_terminal(80, 24)
@@ -167,7 +167,7 @@ def test_snapshot_too_small_a_terminal_says_what_it_needs_and_the_game_comes_bac
             text = screen_text(app)  # type: ignore[arg-type]
             assert f"{MIN_WIDTH}x{MIN_HEIGHT}" not in text and "╭─ b1" in text
             await pilot.press("d")
-            assert screen.session.game.moves_played == 1
+            assert screen.table.session.game.moves_played == 1
 
     asyncio.run(scenario())
 
@@ -268,7 +268,7 @@ def test_the_key_bar_shows_what_applies_now(screen_text: ScreenText) -> None:
             await pilot.press("escape", "d")
             assert "u undo" in key_bar(app, screen_text)
             # the stock used up: r, not d; Enter on the stock redeals
-            game = screen.session.game
+            game = screen.table.session.game
             while game.stock:
                 screen.play(Move.from_text("d"))
             await pilot.press("down", "down", "down")

@@ -78,7 +78,7 @@ def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen
             assert isinstance(screen, GameScreen)
-            game = screen.session.game
+            game = screen.table.session.game
             said: list[str] = []
             for i, (move, keys) in enumerate(zip(result.moves, presses, strict=True)):
                 for key in keys:  # every line the status shows on the way: picks, moves
@@ -104,12 +104,12 @@ def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
             shown = [str(screen.query_one(f"#place-{name}").render()) for name in ("a1", "a3")]
             assert shown[0].strip().startswith("J") and shown[1].strip().startswith("K")
             assert game.moves_played == len(result.moves)
-            assert screen.session.game_id is not None
-            info = store.game_info(screen.session.game_id)
+            assert screen.table.session.game_id is not None
+            info = store.game_info(screen.table.session.game_id)
             assert info is not None and info.status == "won" and info.final
             assert info.moves == len(result.moves)
             await pilot.press("n")
             assert app.screen is screen
-            assert screen.session.game.moves_played == 0
+            assert screen.table.session.game.moves_played == 0
 
     asyncio.run(scenario())

@@ -7,8 +7,11 @@ records."""
 from __future__ import annotations
 
 import contextlib
+import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
@@ -19,6 +22,7 @@ from devilsgrip.store import (
     Stats,
     Store,
     StoreError,
+    WebSession,
     default_path,
     import_records,
     parse_time,
@@ -28,17 +32,19 @@ from devilsgrip.store import (
 from devilsgrip.table.controller import Table
 from devilsgrip.table.words import Event, Words
 
-__all__ = ["GameInfo", "Player", "Stats", "Store", "StoreError", "finished_table",
-           "import_records", "last_finished", "open_existing", "open_for_play", "open_store",
-           "parse_time", "prepare_searches", "split_records", "store_error_text",
-           "stored_table"]
+__all__ = ["GameInfo", "Kept", "Player", "Stats", "Store", "StoreError", "WebSession",
+           "current_table", "finished_table", "import_records", "keep_first_game",
+           "last_finished", "open_existing", "open_for_play", "open_store", "parse_time",
+           "prepare_searches", "split_records", "start_table", "store_error_text",
+           "stored_table", "unkeep_first_game"]
 
 
-def open_store(path: Path | str | None, *, create: bool = True) -> Store:
+def open_store(path: Path | str | None, *, create: bool = True, alone: bool = False) -> Store:
     """The store at ``path`` (``--db``, else ``$DEVILSGRIP_DB``, else the player's data
-    folder); with ``create`` False a missing one is refused, nothing made.  Raises
+    folder); with ``create`` False a missing one is refused, nothing made; with ``alone``
+    this program is its only user while it is open (the site's worker).  Raises
     :class:`~devilsgrip.store.StoreError` (a :class:`~devilsgrip.errors.DevilsGripError`)."""
-    return Store.open(path, create=create)
+    return Store.open(path, create=create, alone=alone)
 
 
 def open_existing(path: Path | str | None) -> Store | None:
@@ -137,3 +143,84 @@ class Player:
         controller = Table(PlaySession.resume(self.store, game_id), words)
         controller.resume_clock()
         return controller
+
+
+# ------------------------------------------------------------- a server's players
+# A server's players (a browser each) share one store; their games are started, taken
+# up and stored on their first action here, and a store that fails leaves them playing
+# unsaved, as they say.
+
+
+class Kept(NamedTuple):
+    """What storing a game on its player's first action replaced: the session in memory
+    and the stored session that took its place (None when it was not replaced)."""
+
+    old: PlaySession
+    fresh: PlaySession | None
+
+
+def start_table(store: Store | None, *, owner: str, rules: str, number: int | None = None,
+                deck: str | None = None, store_error: StoreError | None = None) -> Table:
+    """The controller of ``owner``'s new game, told as dealt (a random numbered deal unless
+    ``number`` or ``deck``; stored at once when ``store`` is given)."""
+    session = PlaySession.start(store, number=number, deck=deck, rules=rules, owner=owner,
+                                store_error=store_error)
+    return Table(session, event=Event("new"))
+
+
+def current_table(store: Store, owner: str) -> Table | None:
+    """The controller of ``owner``'s current stored game taken up again, told as resumed
+    (None: there is none, or it cannot be read)."""
+    game_id = _quietly(lambda: store.current_game(owner), None)
+    if not isinstance(game_id, int):
+        return None
+    try:
+        session = PlaySession.resume(store, game_id)
+    except (DevilsGripError, sqlite3.Error, OSError):
+        return None
+    return Table(session, event=Event("resume"))
+
+
+def keep_first_game(store: Store, controller: Table, owner: str, token: str | None,
+                    store_error: StoreError | None) -> Kept | None:
+    """Store a player's session (``token``: its web session; None: none to store) and the
+    game of ``controller``, on the player's first action; an untouched game is stored
+    afresh, its clock kept.  None: the session could not be stored (the game goes on
+    unsaved); else what :func:`unkeep_first_game` needs when the action is refused."""
+    if token is not None and _quietly(
+            lambda: store.create_web_session(WebSession(token, owner)), None) is None:
+        return None
+    old = controller.session
+    if old.saving or old.game.moves_played or old.final:
+        return Kept(old, None)
+    fresh = PlaySession.begin(store, old.game, owner, store_error)
+    fresh.play_seconds = old.elapsed()  # the clock ran since the page opened
+    controller.session = fresh
+    return Kept(old, fresh)
+
+
+def unkeep_first_game(store: Store, controller: Table, owner: str, token: str | None,
+                      kept: Kept) -> bool:
+    """Undo :func:`keep_first_game` after a refused first action, when nothing was played
+    or saved since (a refused request stores nothing); whether it was undone."""
+    fresh = kept.fresh
+    if fresh is not None:
+        if controller.session is not fresh or fresh.game_id is None \
+                or fresh.game.moves_played \
+                or _quietly(lambda: store.event_count(fresh.game_id or 0), 1):
+            return False
+        _quietly(lambda: store.delete_game(fresh.game_id or 0), None)
+        controller.session = kept.old
+    elif _quietly(lambda: store.settings(owner), {}):
+        return False
+    if token is not None:
+        _quietly(lambda: store.delete_web_session(token), None)
+    return True
+
+
+def _quietly(fn: Callable[[], Any], default: Any) -> Any:
+    """``fn()``, or ``default`` when the store fails (the game goes on unsaved)."""
+    try:
+        return fn()
+    except (DevilsGripError, sqlite3.Error, OSError):
+        return default

@@ -70,7 +70,6 @@ from devilsgrip.tui.widgets import (
 if TYPE_CHECKING:
     from textual.screen import ScreenResultCallbackType
 
-    from devilsgrip.session import PlaySession
     from devilsgrip.table.controller import Hint
 
 MEASURE_WIDTH: Final = 400
@@ -320,11 +319,6 @@ class GameScreen(Screen[None]):
         self._saving = controller.session.saving
 
     @property
-    def session(self) -> PlaySession:
-        """The session the controller plays (read it; act through :attr:`table`)."""
-        return self.table.session
-
-    @property
     def status(self) -> str:
         """The message the status area shows."""
         return self.said.text
@@ -400,22 +394,22 @@ class GameScreen(Screen[None]):
 
     def greet(self) -> None:
         """The first line of a game: a problem to know about, else how to get help."""
-        self._saving = self.session.saving
-        problems = [p for p in (self._warning, table.saving_warning(self.session, Words()))
+        self._saving = self.table.session.saving
+        problems = [p for p in (self._warning, table.saving_warning(self.table.session, Words()))
                     if p]
         self._warning = None
         if problems:
             self.say("  ".join(table.sentence(p) for p in problems), error=True)
         elif self.guide is not None:
             self.say(f"{self.guide.stock} {self.guide.build}")
-        elif self.session.game.moves_played:
+        elif self.table.game.moves_played:
             self.say(_("Game resumed. Press F1 for the rules and keys."))
         else:
             self.say(_("New game. Press F1 for the rules and keys."))
 
     def _arrange_if_won(self) -> None:
         """A won game is shown arranged (its jacks, queens and kings in their rows)."""
-        game = self.session.game
+        game = self.table.game
         if game.is_won():
             grid = list(game.grid)
             for move in game.arrangement():
@@ -567,7 +561,7 @@ class GameScreen(Screen[None]):
         if held:
             return action in ALWAYS | {"activate"}
         if action == "activate":
-            return not self.session.final
+            return not self.table.session.final
         if action in ACTIONS:
             shown = self.shown
             return action in (shown.applies if shown is not None else
@@ -580,7 +574,7 @@ class GameScreen(Screen[None]):
             if self.picked is not None:
                 return _("drop")
             if self.cursor == STOCK:
-                return _("deal") if self.session.game.stock else _("redeal")
+                return _("deal") if self.table.game.stock else _("redeal")
         return _(binding.description)
 
     def key_hints(self) -> tuple[KeyHint, ...]:
@@ -672,7 +666,7 @@ class GameScreen(Screen[None]):
     def action_put_back(self) -> None:
         if self.picked is not None:
             self.picked = None
-            self.say(table.say_event(Event("putback"), self.session.game, Words()))
+            self.say(table.say_event(Event("putback"), self.table.game, Words()))
 
     def put_guide_away(self) -> None:
         """The player's first action (it plays as usual) puts the guide away, for good."""
@@ -710,14 +704,14 @@ class GameScreen(Screen[None]):
             # another program changed this game: the session read it again
             self.display_grid = None
             self._arrange_if_won()
-            self._was_over = self.session.game.is_over()
+            self._was_over = self.table.game.is_over()
             self.sync()
-            self.say(table.say_event(Event("changed"), self.session.game, Words()), error=True)
+            self.say(table.say_event(Event("changed"), self.table.game, Words()), error=True)
             return
         self.refuse(refusal)
         if refusal.code == codes.STOCK_EMPTY:
             self._say_after(_("Press r to turn the talon over: it becomes the stock again.")
-                            if self.session.game.reason(REDEAL) is None else "")
+                            if self.table.game.reason(REDEAL) is None else "")
 
     def _say_after(self, more: str) -> None:
         """Add ``more`` to the message shown (a key that helps after a refusal)."""
@@ -729,17 +723,17 @@ class GameScreen(Screen[None]):
         self._clear_hint()
         self._token += 1
         self.sync()
-        if self._saving and not self.session.saving:
+        if self._saving and not self.table.session.saving:
             self._saving = False
-            message = table.saving_warning(self.session, Words()) or message
+            message = table.saving_warning(self.table.session, Words()) or message
             self.say(message, error=True)
         else:
             self.say(message)
         self.check_over()
 
     def check_over(self) -> None:
-        game = self.session.game
-        ended = game.is_over() or self.session.final
+        game = self.table.game
+        ended = game.is_over() or self.table.session.final
         if ended and not self._was_over:
             self._was_over = True
             self.sync()
@@ -765,7 +759,7 @@ class GameScreen(Screen[None]):
     def start_flourish(self) -> None:
         """Show the arrangement's swaps one by one (on screen only), then the result."""
         self.busy = True
-        game = self.session.game
+        game = self.table.game
         self._pending = list(game.arrangement())
         self.display_grid = list(game.grid)
         self.say(_("Won! Putting the jacks, queens and kings in their rows…"))
@@ -783,7 +777,7 @@ class GameScreen(Screen[None]):
         if not self._pending or grid is None:
             self.busy = False
             self.sync()
-            self.say(table.say_end(self.session, Words()))
+            self.say(table.say_end(self.table.session, Words()))
             self.show_game_over()
             return
         move = self._pending.pop(0)
@@ -792,13 +786,13 @@ class GameScreen(Screen[None]):
         self._next_flourish_step()
 
     def show_game_over(self) -> None:
-        game = self.session.game
+        game = self.table.game
         about = self.table.snapshot().summary
         screen = GameOverScreen(
             won=game.is_won(), score=game.score, rating=game.rating.value,
             moves=game.moves_played, best=about.best_before, final=about.final,
             given_up=game.given_up, new_best=about.new_best,
-            why=table.say_why_ended(self.session, Words()), guard=self.dialog_guard,
+            why=table.say_why_ended(self.table.session, Words()), guard=self.dialog_guard,
         )
         self.open_dialog(screen, self._game_over_done)
 
@@ -817,7 +811,7 @@ class GameScreen(Screen[None]):
             self.action_share()
         elif choice == "quit":
             self.post_message(self.Quit())
-        elif self.session.final:
+        elif self.table.session.final:
             self.say(_("The game has ended. n: new game, R: play this deal again."))
         else:
             self.say(_("The game is over. n: new game, u: undo."))
@@ -1079,7 +1073,7 @@ class GameScreen(Screen[None]):
 
     # ------------------------------------------------------- other screens
     def action_stats(self) -> None:
-        self.post_message(self.ShowStats(str(self.session.game.rules)))
+        self.post_message(self.ShowStats(str(self.table.game.rules)))
 
     def action_help(self) -> None:
         self.open_dialog(HelpScreen(self.help_rows()))

@@ -342,7 +342,7 @@ def post_clock(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str,
         browser.table.resume_clock()
     else:
         browser.table.pause()
-    session = browser.session
+    session = browser.table.session
     return {"elapsed": round(session.elapsed(), 1), "running": session.clock_running}
 
 
@@ -396,7 +396,7 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     deliberate swap of the two places would be played instead (``swap``).
     """
     query = call.query
-    session = browser.session
+    session = browser.table.session
     text = query.get("move")
     if text is not None:
         move = Move.from_text(text[:32])

@@ -20,17 +20,26 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from devilsgrip import i18n, table
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import N_
 from devilsgrip.rules import Rules
-from devilsgrip.session import PlaySession
-from devilsgrip.store import Store, StoreError, WebSession
-from devilsgrip.table import DEFAULT_SETTINGS, Event
+from devilsgrip.table import DEFAULT_SETTINGS
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Table
+from devilsgrip.table.stored import (
+    Kept,
+    Store,
+    StoreError,
+    WebSession,
+    current_table,
+    keep_first_game,
+    open_store,
+    start_table,
+    unkeep_first_game,
+)
 from devilsgrip.web.options import ServerOptions
 
 if TYPE_CHECKING:
@@ -77,21 +86,9 @@ class Browser:
     """Storing it on its first action failed: its game goes on unsaved, and says so."""
 
     @property
-    def session(self) -> PlaySession:
-        return self.table.session
-
-    @property
     def lock(self) -> threading.RLock:
         """Held while a request reads or changes this browser's game."""
         return self.table.lock
-
-
-class Kept(NamedTuple):
-    """What storing a browser on its first action replaced: its game in memory and the
-    stored game that took its place (None when its game was not replaced)."""
-
-    old: PlaySession
-    fresh: PlaySession | None
 
 
 class WebState:
@@ -164,7 +161,7 @@ class WebState:
         if not self.options.use_store:
             return
         try:
-            self.store = Store.open(self.options.db, alone=self.options.alone)
+            self.store = open_store(self.options.db, alone=self.options.alone)
         except (DevilsGripError, OSError, sqlite3.Error) as exc:
             self.store = None
             self.warning_error = exc
@@ -239,23 +236,17 @@ class WebState:
         saved: dict[str, str] = {} if store is None else _quietly(
             lambda: store.settings(LOCAL_OWNER), {})
         browser.settings = dict(DEFAULT_SETTINGS) | table.decode_settings(saved)
-        game_id = None if store is None or self.pending_deal is not None else _quietly(
-            lambda: store.current_game(LOCAL_OWNER), None)
-        session = None
-        if store is not None and isinstance(game_id, int):
-            try:
-                session = PlaySession.resume(store, game_id)
-            except (DevilsGripError, sqlite3.Error, OSError):
-                session = None
-        if session is not None and not session.final:
+        current = None if store is None or self.pending_deal is not None else current_table(
+            store, LOCAL_OWNER)
+        if current is not None and not current.session.final:
             browser.stored = True
-            self.show(browser, session, Event("resume"))
+            self.show(browser, current)
         else:
             number, deck = self.pending_deal or (None, None)
             self.pending_deal = None
-            self.show(browser, PlaySession.start(
+            self.show(browser, start_table(
                 None, number=number, deck=deck, rules=self.rules_of(browser, None),
-                owner=LOCAL_OWNER, store_error=self._store_error()), Event("new"))
+                owner=LOCAL_OWNER, store_error=self._store_error()))
         self.local = browser
         return browser
 
@@ -309,10 +300,9 @@ class WebState:
         self.pending_deal = None
         # nothing is stored before the browser acts: a request that only reads costs memory
         # (bounded below), never the database
-        session = PlaySession.start(None, number=number, deck=deck,
-                                    rules=self.rules_of(browser, None), owner=browser.owner,
-                                    store_error=self._store_error())
-        self.show(browser, session, Event("new"))
+        self.show(browser, start_table(None, number=number, deck=deck,
+                                       rules=self.rules_of(browser, None), owner=browser.owner,
+                                       store_error=self._store_error()))
         self._remember(browser)
         return browser, True
 
@@ -323,37 +313,28 @@ class WebState:
         store = self.store
         if browser.stored or store is None:
             return None
-        if browser.owner != LOCAL_OWNER and _quietly(
-                lambda: store.create_web_session(WebSession(browser.token, browser.owner)),
-                None) is None:
+        kept = keep_first_game(store, browser.table, browser.owner, self._session_of(browser),
+                               self._store_error())
+        if kept is None:
             browser.keep_failed = True
             return None
         browser.stored = True
-        old = browser.session
-        if old.saving or old.game.moves_played or old.final:
-            return Kept(old, None)
-        fresh = PlaySession.begin(store, old.game, browser.owner, self._store_error())
-        fresh.play_seconds = old.elapsed()  # the clock ran since the page opened
-        browser.table.session = fresh
-        return Kept(old, fresh)
+        return kept
 
     def unkeep(self, browser: Browser, kept: Kept) -> None:
         """Undo :meth:`keep` after a refused first action, when nothing was played since:
         a refused request stores nothing."""
-        store, fresh = self.store, kept.fresh
+        store = self.store
         if store is None or not browser.stored:
             return
-        if fresh is not None:
-            if browser.session is not fresh or fresh.game_id is None or fresh.game.moves_played \
-                    or _quietly(lambda: store.event_count(fresh.game_id or 0), 1):
-                return
-            _quietly(lambda: store.delete_game(fresh.game_id or 0), None)
-            browser.table.session = kept.old
-        elif _quietly(lambda: store.settings(browser.owner), {}):
-            return
-        if browser.owner != LOCAL_OWNER:
-            _quietly(lambda: store.delete_web_session(browser.token), None)
-        browser.stored = False
+        if unkeep_first_game(store, browser.table, browser.owner, self._session_of(browser),
+                             kept):
+            browser.stored = False
+
+    @staticmethod
+    def _session_of(browser: Browser) -> str | None:
+        """The web session stored for ``browser`` (None: this computer's player has none)."""
+        return None if browser.owner == LOCAL_OWNER else browser.token
 
     def pending(self, browser: Browser) -> bool:
         """Whether ``browser``'s game waits for its first action to be stored (it has not
@@ -389,15 +370,10 @@ class WebState:
             self.pending_deal = None
             self.start_game(browser, number, deck, None)
             return browser
-        game_id = _quietly(lambda: store.current_game(owner), None)
-        if isinstance(game_id, int):
-            try:
-                session = PlaySession.resume(store, game_id)
-            except (DevilsGripError, sqlite3.Error, OSError):
-                pass
-            else:
-                self.show(browser, session, Event("resume"))
-                return browser
+        current = current_table(store, owner)
+        if current is not None:
+            self.show(browser, current)
+            return browser
         self.start_game(browser, None, None, None)
         return browser
 
@@ -405,20 +381,20 @@ class WebState:
         self, browser: Browser, number: int | None, deck: str | None, rules: str | None
     ) -> None:
         """The first game of ``browser`` (a random numbered deal by default)."""
-        session = PlaySession.start(
+        self.show(browser, start_table(
             self.store, number=number, deck=deck, rules=self.rules_of(browser, rules),
             owner=browser.owner, store_error=self._store_error(),
-        )
-        self.show(browser, session, Event("new"))
+        ))
 
     def rules_of(self, browser: Browser, rules: str | None) -> str:
         """The rules of a new game: as asked, else the browser's setting, else the server's."""
         return rules or browser.settings.get("rules") or self.default_rules
 
     @staticmethod
-    def show(browser: Browser, session: PlaySession, event: Event) -> None:
-        """``browser`` plays ``session`` from now on (its first game, or one taken up)."""
-        browser.table = Table(session, event=event)
+    def show(browser: Browser, controller: Table) -> None:
+        """``browser`` plays the game of ``controller`` from now on (its first game, or one
+        taken up)."""
+        browser.table = controller
         browser.solution = None
 
     def set_setting(self, browser: Browser, key: str, value: Any) -> None:

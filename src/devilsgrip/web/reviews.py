@@ -107,7 +107,7 @@ def _no_such_game() -> WebError:
 
 def _kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
     """The browser's review of that game already made or in the making, if any."""
-    current = browser.session
+    current = browser.table.session
     key = current.game_id if game_id is None else game_id
     job = jobs(browser).get(key)
     if job is None:
