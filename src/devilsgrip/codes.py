@@ -273,6 +273,10 @@ ORIGIN_NOT_ALLOWED: Final = "origin-not-allowed"
 """A changing request from another origin."""
 BAD_LENGTH: Final = "bad-length"
 """A Content-Length that is not a number."""
+NOT_SAVING: Final = "not-saving"
+"""Games exported or imported where no game is kept."""
+RECORDS_DAMAGED: Final = "records-damaged"
+"""A records file to import in which no game can be read (nothing is written)."""
 
 OWN_SENTENCE: Final = frozenset({
     NO_REDEALS_LEFT, RECORD_BAD, CORE_UNKNOWN, CORE_MISSING, BACKEND_UNKNOWN, JOBS_BAD,
@@ -282,7 +286,7 @@ OWN_SENTENCE: Final = frozenset({
     UNKNOWN_FIELD, BAD_FIELD, MISSING_FIELD, GAME_AND_DECK, BAD_GAME_NUMBER, BAD_GAME_ID,
     NO_SUCH_GAME, BAD_ANIMATION, BAD_LANGUAGE, PAIRING_OFF, PAIRING_WRONG, SOLVER_TIMEOUT,
     HINT_TIMEOUT, METHOD_NOT_ALLOWED, NOT_FOUND, SERVER_ERROR, BAD_HOST, CROSS_SITE,
-    ORIGIN_MISSING, ORIGIN_NOT_ALLOWED, BAD_LENGTH,
+    ORIGIN_MISSING, ORIGIN_NOT_ALLOWED, BAD_LENGTH, NOT_SAVING, RECORDS_DAMAGED,
 })
 """The codes not in ``i18n.ERROR_MESSAGES``: their sentence is written where they are
 raised (the web API's refusals, the site's table, the controller's own refusals, the

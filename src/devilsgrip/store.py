@@ -708,13 +708,17 @@ class Store:
 
     # --------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: Path | str | None = None, *, create: bool = True) -> Store:
+    def open(cls, path: Path | str | None = None, *, create: bool = True,
+             alone: bool = False) -> Store:
         """Open (and create or migrate) the database; raises :class:`StoreError`.
 
         ``path``: ``--db``, else ``$DEVILSGRIP_DB``, else the user data directory
         (the only folder made when missing).  With ``create`` False (a command
         that only reads) a missing or empty file is ``store-missing``, and
-        nothing is made.
+        nothing is made.  ``alone``: this connection is the database's only user
+        for as long as it is open (the static site's worker): it keeps the database
+        locked, and the index of the write-ahead log lives in its memory, with no
+        ``-shm`` file beside the database to write back after every change.
         """
         made_folder = path is None and not os.environ.get(ENV_VAR)
         p = Path(path) if path is not None else default_path()
@@ -733,7 +737,7 @@ class Store:
                 raise _error(codes.STORE_UNREADABLE, p, reason=exc.strerror or str(exc)) from exc
         present = _files_of(p)
         try:
-            return cls._connect(p)
+            return cls._connect(p, alone)
         except StoreError as exc:
             _tidy(p, present)
             if exists:
@@ -745,7 +749,7 @@ class Store:
             raise _error(codes.STORE_CREATE_FAILED, p, reason=reason) from exc
 
     @classmethod
-    def _connect(cls, p: Path) -> Store:
+    def _connect(cls, p: Path, alone: bool = False) -> Store:
         try:
             con = sqlite3.connect(str(p), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                   check_same_thread=False)
@@ -753,6 +757,8 @@ class Store:
             raise _error(codes.STORE_UNREADABLE, p, reason=str(exc)) from exc
         try:
             con.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            if alone:  # before the log is first used: its index is then kept in memory
+                con.execute("PRAGMA locking_mode = EXCLUSIVE")
             mode = _wal_mode(con)
             if str(mode).lower() != "wal":
                 raise _error(codes.STORE_UNREADABLE, p, reason=f"journal mode {mode}")
@@ -1087,14 +1093,16 @@ class Store:
         game.tags["Hints"] = str(info.hints)
         return write_record(game)
 
-    def find_duplicate(self, game: Game, started: str) -> int | None:
-        """The id of a stored game with the same start, rules, start time and moves."""
+    def find_duplicate(self, game: Game, started: str, owner: str | None = None) -> int | None:
+        """The id of a stored game with the same start, rules, start time and moves (of
+        ``owner`` when given: another player's copy of a game is not this player's)."""
         number, deck, position = _start_of(game)
         rows = self._read(
             "SELECT id FROM games WHERE number IS ? AND deck IS ? AND start_position IS ? "
-            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?",
+            "AND rules = ? AND started = ? AND moves = ? AND score = ? AND status = ?"
+            + ("" if owner is None else " AND owner = ?"),
             (number, deck, position, str(game.rules), started, game.moves_played, game.score,
-             game.status.value),
+             game.status.value, *(() if owner is None else (owner,))),
         )
         for (gid,) in rows:
             if self.load_game(gid).move_stack == game.move_stack:
@@ -1328,7 +1336,8 @@ def split_records(text: str) -> list[str]:
 
 
 def import_records(store: Store, text: str, owner: str = "local") -> ImportReport:
-    """Verify each record by replay and store the good ones (not duplicates)."""
+    """Verify each record by replay and store the good ones as ``owner``'s games (not the
+    ones ``owner`` has already)."""
     report = ImportReport()
     for index, record in enumerate(split_records(text), start=1):
         try:
@@ -1351,7 +1360,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
         if started is not None and parse_time(started) is None:
             started = None
         if started is not None:
-            dup = store.find_duplicate(game, started)
+            dup = store.find_duplicate(game, started, owner)
             if dup is not None:
                 report.duplicates.append(index)
                 continue

@@ -104,6 +104,7 @@ def test_the_package_is_pure_python_and_imports_without_the_servers_libraries(
     assert not [n for n in names if n.endswith((".so", ".pyd", ".c", ".po", ".pyc"))]
     assert not [n for n in names if n.startswith(("devilsgrip/tui/", "devilsgrip/web/static/"))]
     assert "devilsgrip/locale/fr/LC_MESSAGES/devilsgrip.mo" in names
+    assert "devilsgrip/data/winnable-single-pass.txt" in names  # daily and winnable deals
     # Pyodide has none of the server's or the terminal's libraries: the worker's door
     # must not need them (nor the compiled core).
     script = (
@@ -124,6 +125,9 @@ def test_the_package_is_pure_python_and_imports_without_the_servers_libraries(
         "assert status == 200 and json.loads(text)['lang'] == 'fr', text\n"
         "status, text = door.answer('POST', '/api/hint', '{}', 'fr')\n"
         "assert status == 200, text\n"
+        "status, made = door.answer('POST', '/api/new', "
+        "'{\"rules\": \"single-pass\", \"winnable\": true}', 'fr')\n"
+        "assert status == 200, made\n"
         "import devilsgrip\n"
         "print(devilsgrip.__file__, json.loads(text)['text'])\n"
     )

@@ -23,11 +23,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
+from devilsgrip.game import Game
 from devilsgrip.site.build import PYODIDE_FILES, PYODIDE_PLACES, build_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -201,6 +204,36 @@ def test_installable_and_accessible(browser: Any, server: StaticServer) -> None:
     context.close()
 
 
+FOUR_COLOUR_DIAMONDS = """async () => {
+  const cards = Array.from(document.querySelectorAll("img")).filter((i) => /D\\.svg$/.test(i.src));
+  const texts = await Promise.all(cards.map((i) => fetch(i.src).then((r) => r.text())));
+  return { shown: cards.length, broken: cards.filter((i) => i.naturalWidth === 0).length,
+           blue: texts.filter((t) => t.includes("#0b57b8")).length };
+}"""
+
+
+@pytest.mark.parametrize("workers", ["allow", "block"])
+def test_the_first_visit_shows_the_cards_of_the_players_setting(
+        browser: Any, server: StaticServer, workers: str) -> None:
+    """On the first visit, with or without a service worker (a host reached by plain
+    http on the local network has none), the cards are those of the player's setting."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  reduced_motion="reduce", service_workers=workers)
+    page = context.new_page()
+    page.goto(server.url)
+    ready(page)
+    page.wait_for_function("document.querySelectorAll('img[src$=\"D.svg\"]').length > 0")
+    first = page.evaluate(FOUR_COLOUR_DIAMONDS)
+    assert first["shown"] > 0 and first["broken"] == 0 and first["blue"] == 0, first
+    assert page.evaluate(CALL, ["POST", "/api/settings", {"four_colour": True}])["ok"]
+    page.reload()
+    ready(page)
+    page.wait_for_function("document.querySelectorAll('img[src*=\"cards/four/\"]').length > 0")
+    four = page.evaluate(FOUR_COLOUR_DIAMONDS)
+    assert four["shown"] > 0 and four["broken"] == 0 and four["blue"] == four["shown"], four
+    context.close()
+
+
 def test_a_new_build_replaces_the_old_cache(browser: Any, site: Path, server: StaticServer,
                                             tmp_path: Path) -> None:
     context = browser.new_context()
@@ -230,10 +263,73 @@ def test_a_new_build_replaces_the_old_cache(browser: Any, site: Path, server: St
     context.close()
 
 
+def test_games_go_out_and_come_in_as_files(browser: Any, server: StaticServer,
+                                            tmp_path: Path) -> None:
+    """The menu's export downloads the records file the desktop program imports, and its
+    import reads one the player chooses into the browser's own store."""
+    from devilsgrip.cli import main
+    from devilsgrip.store import Store
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  reduced_motion="reduce", accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url)
+    ready(page)
+    for path in ("/api/stock", "/api/giveup"):
+        assert page.evaluate(CALL, ["POST", path, {}])["ok"]
+
+    def menu(entry: str) -> None:
+        page.click("#btn-menu")
+        page.locator("#menu-list").get_by_role("button", name=entry, exact=True).click()
+
+    def answer() -> str:
+        page.wait_for_function("() => document.getElementById('dlg-records').open"
+                               " && !document.getElementById('records-body').textContent"
+                               ".endsWith('…')", timeout=60_000)
+        return str(page.inner_text("#records-body"))
+
+    with page.expect_download(timeout=60_000) as waiting:
+        menu("Export games")
+    saved = tmp_path / waiting.value.suggested_filename
+    waiting.value.save_as(saved)
+    assert answer().startswith("1 game exported to devilsgrip-games-")
+    desktop = tmp_path / "desktop.sqlite3"
+    assert main(["import", str(saved), "--db", str(desktop)]) == 0
+    with Store.open(desktop) as store:
+        [kept] = store.games()
+        assert (kept.status, kept.moves) == ("given up", 1)
+    # the desktop program's export of another deal comes in
+    with Store.open(desktop) as store:
+        game = Game(8)
+        game.play("d")
+        store.save_game(game, "local", started="2026-12-01T10:00:00+00:00")
+    records = tmp_path / "desktop.txt"
+    assert main(["export", "--all", "--out", str(records), "--db", str(desktop)]) == 0
+    page.locator("#dlg-records .close").click()
+    with page.expect_file_chooser() as chooser:
+        menu("Import games…")
+    chooser.value.set_files(str(records))
+    assert answer() == "1 game imported. 1 game was already kept."
+    history = page.evaluate(CALL, ["GET", "/api/history", None])["data"]
+    assert history["total"] == 1  # the new one is not finished: it is kept, not in the history
+    stats = page.evaluate(CALL, ["GET", "/api/stats", None])["data"]
+    assert stats["unfinished"] >= 1
+    # a reload: the imported game is in the browser's store
+    page.reload()
+    ready(page)
+    again = page.evaluate(CALL, ["GET", "/api/export", None])["data"]
+    assert again["count"] == 2 and '[Game "8"]' in again["text"]
+    assert errors == []
+    context.close()
+
+
 # ---------------------------------------------- the table's scenarios, a third driver
 TABLE_TESTS = ROOT / "tests" / "table"
 SITE_SCENARIOS = ("win then undo", "play again after a win", "leave mid-game",
-                  "leave with no move", "solution then undo", "give up", "restart")
+                  "leave with no move", "solution then undo", "give up", "restart",
+                  "daily twice counts once")
 """The lifecycle scenarios of tests/table/test_both_screens.py that the built site plays
 too (all but the clock's, which moves the session's clock by hand: no hand reaches the
 clock inside the browser)."""
@@ -290,6 +386,22 @@ class SiteDriver:
     async def show_solution(self) -> None:
         answer = self._call("POST", "/api/solution", {})
         assert answer["ok"] and answer["data"]["moves"], answer
+
+    async def daily(self) -> None:
+        rules = self._call("GET", "/api/game")["data"]["game"]["rules"]
+        self._state("POST", "/api/daily", {"date": date.today().isoformat(), "rules": rules})
+
+    async def share(self) -> str:
+        answer = self._call("GET", "/api/share")
+        assert answer["ok"], answer
+        return str(answer["data"]["text"])
+
+    def daily_results(self, rules: str) -> dict[str, int]:
+        query = urlencode({"date": date.today().isoformat(), "rules": rules})
+        answer = self._call("GET", f"/api/daily?{query}")
+        assert answer["ok"], answer
+        return {day["date"]: day["result"]["id"] for day in answer["data"]["days"]
+                if day["result"] is not None}
 
     async def hide(self) -> None:
         assert self._call("POST", "/api/clock", {"running": False})["ok"]

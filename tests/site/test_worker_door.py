@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -132,3 +133,59 @@ def test_the_log_written_after_each_move_stays_small(tmp_path: Path) -> None:
             assert door.answer("POST", path, "{}", "en")[0] == 200
             largest = max(largest, wal.stat().st_size if wal.exists() else 0)
     assert 0 < largest <= (LOG_PAGES + 8) * 4096
+    # the log's index is in the worker's memory: no file of it to write back each move
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "devilsgrip.sqlite3", "devilsgrip.sqlite3-wal", TOKEN_NAME]
+    door.close()
+    again = WorkerDoor(tmp_path)  # the page reloaded: the log is read back
+    assert json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"]["moves"] == 0
+    again.close()
+
+
+def test_export_and_import_answer_as_the_server_does(tmp_path: Path) -> None:
+    """The same calls, the worker's door and the HTTP server: the same statuses and
+    answers (the bodies' limits included), each in its own store."""
+    from starlette.testclient import TestClient
+
+    from devilsgrip.web.bodies import MAX_IMPORT_BODY
+    from devilsgrip.web.server import create_app
+
+    door = WorkerDoor(tmp_path / "w", game=5)
+    app = create_app(ServerOptions(db=tmp_path / "s.sqlite3", game=5, extra_hosts=("testserver",)))
+    with TestClient(app, headers={"origin": "http://testserver"}) as client:
+        def both(method: str, path: str, body: object, lang: str,
+                 own: object = None) -> tuple[object, object]:
+            """The call to both; ``own``: the worker's body when it differs."""
+            text = None if body is None else json.dumps(body)
+            status, mine = door.answer(method, path, json.dumps(own) if own else text, lang)
+            r = client.request(method, path, content=text, headers={"accept-language": lang})
+            answers = [json.loads(mine), r.json()]
+            for doc in answers:  # the times and the player's id are each store's own
+                if "text" in doc and "count" in doc:
+                    doc["text"] = re.sub(r'\[(Started|Ended|Owner) "[^"]*"\]\n', "", doc["text"])
+            assert (status, answers[0]) == (r.status_code, answers[1]), (method, path)
+            return json.loads(mine), r.json()
+
+        for path in ("/api/stock", "/api/giveup"):
+            door.answer("POST", path, "{}", "en")
+            client.post(path, json={})
+        mine, theirs = both("GET", "/api/export?date=2026-12-06", None, "en")
+        assert isinstance(mine, dict) and isinstance(theirs, dict) and theirs["count"] == 1
+        both("POST", "/api/import", {"records": theirs["text"]}, "fr",  # kept already
+             own={"records": mine["text"]})
+        records = theirs["text"].replace('Game "5"', 'Game "6"')  # a game new to both
+        bad = '[Event "x"]\n[Game "5"]\n\n1. d 2. a1-b1\n'
+        for body, lang in [({"records": records}, "da"),
+                           ({"records": records}, "da"),
+                           ({"records": records.replace('"6"', '"7"') + "\n" + bad}, "hu"),
+                           ({"records": bad}, "es"),
+                           ({"records": "\x00"}, "en"),
+                           ({"records": records.replace('"6"', '"8"') + "\n" * 20_000},
+                            "en"),  # above 16 KB
+                           ({"records": "x" * MAX_IMPORT_BODY}, "fr"),  # above its limit
+                           ({}, "en"), ({"records": 1}, "en")]:
+            both("POST", "/api/import", body, lang)
+        mine, theirs = both("GET", "/api/stats", None, "fr")
+        assert isinstance(theirs, dict) and theirs["played"] == 4
+        both("POST", "/api/move", {"move": "d" + " " * 20_000}, "en")  # the others keep 16 KB
+    door.close()

@@ -27,7 +27,7 @@ from devilsgrip.solver import core, portfolio
 from devilsgrip.solver.bounds import bases_unmatched
 from devilsgrip.solver.clairvoyant import new_search, solve
 from devilsgrip.solver.search import SharedTable
-from devilsgrip.solver.winnable import prove_winnable
+from devilsgrip.solver.winnable import Relaxation, prove_winnable
 from devilsgrip.solver.wins import can_win
 
 needs_compiled = pytest.mark.skipif(
@@ -259,3 +259,40 @@ def test_a_pile_for_every_base_is_read_alike(seed: int, outside: int, talon: int
     compiled = importlib.import_module("devilsgrip.solver._core")
     assert compiled.bases_unmatched(tops, bots, seq, p, fill) == bases_unmatched(
         tops, bots, seq, p, fill)
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), outside=st.integers(4, 40),
+       rules=st.sampled_from(["single-pass", "literal", "single-pass,draw=1",
+                              "literal,fill_from_talon=true"]),
+       steps=st.integers(0, 8), split=st.booleans(), budget=st.sampled_from([50, 2000, None]))
+def test_the_relaxations_do_the_same_work(seed: int, outside: int, rules: str, steps: int,
+                                          split: bool, budget: int | None) -> None:
+    """The monotone relaxation's verdict and nodes, with and without a node budget."""
+    game = walked(seed, outside, rules, steps, split)
+
+    def work() -> tuple[bool | None, int]:
+        relaxation = Relaxation.of_game(game)
+        return relaxation.winnable(budget), relaxation.nodes
+
+    pure, compiled = both(work)
+    assert pure == compiled, game.position()
+
+
+@needs_compiled
+def test_whole_deals_relax_alike() -> None:
+    """From the deal, where the relaxation settles (lost, won) or runs out of nodes."""
+    seen = set()
+    for number in range(1, 13):
+        for rules in ("single-pass", "literal"):
+            game = Game(number, rules=rules)
+
+            def work(game: Game = game) -> tuple[bool | None, int]:
+                relaxation = Relaxation.of_game(game)
+                return relaxation.winnable(5000), relaxation.nodes
+
+            pure, compiled = both(work)
+            assert pure == compiled, (number, rules)
+            seen.add(pure[0])
+    assert seen == {True, False, None}

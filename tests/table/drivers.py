@@ -49,6 +49,15 @@ class Driver(Protocol):
         """``id``, ``number``, ``moves``, ``score``, ``final``, ``over``, ``won``,
         ``can_undo``, ``elapsed``."""
     def stats(self) -> Stats: ...
+    def daily_results(self, rules: str) -> dict[str, int]:
+        """The player's daily results with ``rules``: the day -> the id of its game."""
+
+
+def stored_daily_results(db: Path, game_id: int | None, rules: str) -> dict[str, int]:
+    """The daily results kept in ``db`` for the owner of game ``game_id``."""
+    with Store.open(db) as store:
+        owner = next(g.owner for g in store.games() if g.id == game_id)
+        return {day: info.id for day, info in store.daily_results(owner, rules).items()}
 
 
 Scenario = Callable[[Driver], Coroutine[Any, Any, None]]
@@ -120,6 +129,9 @@ class WebDriver:
             owners = {g.owner for g in store.games()}
             assert len(owners) <= 1, owners
             return store.stats(owner=next(iter(owners), None))
+
+    def daily_results(self, rules: str) -> dict[str, int]:
+        return stored_daily_results(self.db, self.state()["id"], rules)
 
 
 class TuiDriver:
@@ -235,6 +247,9 @@ class TuiDriver:
     def stats(self) -> Stats:
         with Store.open(self.db) as store:
             return store.stats(owner="local")
+
+    def daily_results(self, rules: str) -> dict[str, int]:
+        return stored_daily_results(self.db, self.state()["id"], rules)
 
 
 @asynccontextmanager

@@ -592,11 +592,13 @@ def test_page_and_card_images(client: TestClient) -> None:
     card = client.get("/cards/TS.svg")
     assert card.status_code == 200 and card.headers["content-type"] == "image/svg+xml"
     assert card.text.lstrip().startswith("<svg")
-    four = client.get("/cards/TD.svg?four=1")
+    four = client.get("/cards/four/TD.svg")
     assert four.status_code == 200 and four.content != client.get("/cards/TD.svg").content
+    assert client.get("/cards/TD.svg?four=1").content == four.content
     assert client.get("/cards/back.svg").status_code == 200
     assert client.get("/cards/empty.svg").status_code == 200
-    for bad in ("/cards/XX.svg", "/cards/ts.svg", "/cards/TS.svg?four=2", "/cards/..%2Fx.svg"):
+    for bad in ("/cards/XX.svg", "/cards/ts.svg", "/cards/TS.svg?four=2", "/cards/..%2Fx.svg",
+                "/cards/four/XX.svg", "/cards/four/four/TS.svg"):
         assert_refused(client.get(bad), 404)
 
 

@@ -677,7 +677,7 @@ def test_dialogs_rules_stats_help_and_settings(open_page: Callable[..., Page]) -
     page.select_option("#set-anim", "fast")
     page.click("#set-save")
     ready(page)
-    page.wait_for_function("() => document.querySelector('.cell img').src.includes('four=1')")
+    page.wait_for_function("() => document.querySelector('.cell img').src.includes('/cards/four/')")
     settings = page.evaluate("() => fetch('/api/settings').then(r => r.json())")
     assert settings["four_colour"] is True and settings["animation"] == "fast"
     # another language: the page's strings and card names follow

@@ -38,7 +38,7 @@ LAYERS: dict[str, int] = {
     "daily.js": 4,
     "viewer.js": 5,
     "render.js": 6,
-    "actions.js": 7,
+    "actions.js": 7, "records.js": 7,
     "menus.js": 8,
     "input.js": 9,
     "app.js": 10,

@@ -265,6 +265,7 @@ def _play_and_scan(base: str, number: int, seed: int) -> int:
         check(c.post("/api/review"))
         check(c.get("/api/review"))
         check(c.get("/api/history"))
+        check(c.get("/api/export"))  # the records name the deal and the moves played only
         # the end: every response is still scanned, except the one post-game line
         r = c.post("/api/giveup")
         mirror.give_up()

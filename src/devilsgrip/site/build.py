@@ -106,8 +106,9 @@ def find_pyodide(given: Path | None = None) -> Path:
 
 
 def package_zip() -> bytes:
-    """The project's package as a zip: its Python modules, the compiled catalogs and the
-    rules texts; no compiled extension (the search core falls back to pure Python)."""
+    """The project's package as a zip: its Python modules, its data (the catalog of
+    winnable deals), the compiled catalogs and the rules texts; no compiled extension
+    (the search core falls back to pure Python)."""
     members: dict[str, bytes] = {}
     for path in sorted(PACKAGE_DIR.rglob("*")):
         relative = path.relative_to(PACKAGE_DIR).as_posix()
@@ -115,7 +116,8 @@ def package_zip() -> bytes:
                                      or f"/{part}/" in f"/{relative}"
                                      for part in LEFT_OUT):
             continue
-        if path.suffix not in (".py", ".md") and path.name != "py.typed":
+        if path.suffix not in (".py", ".md") and path.name != "py.typed" \
+                and not relative.startswith("data/"):  # the catalogs the game reads
             continue
         members[f"devilsgrip/{relative}"] = path.read_bytes()
     for lang in i18n.LANGUAGES:

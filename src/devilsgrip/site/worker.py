@@ -18,10 +18,12 @@ in a file beside the database.
 >>> door.answer("POST", "/api/drop", '{"from": "a1", "to": "b1"}', "en")[0]
 409
 >>> import json
->>> again = WorkerDoor(door.folder)  # the page reloaded: the same game
->>> json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"] == json.loads(
-...     door.answer("GET", "/api/game", None, "en")[1])["view"]
+>>> before = json.loads(door.answer("GET", "/api/game", None, "en")[1])["view"]
+>>> door.close()  # the page reloaded: its worker is gone, a new one opens the same game
+>>> again = WorkerDoor(door.folder)
+>>> json.loads(again.answer("GET", "/api/game", None, "en")[1])["view"] == before
 True
+>>> again.close()
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from devilsgrip import i18n
 from devilsgrip.web.api import handle
-from devilsgrip.web.bodies import parse_json
+from devilsgrip.web.bodies import body_limit, parse_json
 from devilsgrip.web.browsers import TOKEN_RE, WebState
 from devilsgrip.web.calls import Call
 from devilsgrip.web.options import ServerOptions
@@ -102,7 +104,8 @@ class WorkerDoor:
         if persist:  # the store makes no folder of its own (a mistyped one is refused)
             with contextlib.suppress(OSError):  # what cannot be made, the store reports
                 self.folder.mkdir(parents=True, exist_ok=True)
-        options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game)
+        options = ServerOptions(db=self.folder / DB_NAME, use_store=persist, lang=lang, game=game,
+                                alone=True)
         self.web = WebState(options, solver=run_now)
         self.web.open_store()
         if self.web.store is not None:
@@ -135,8 +138,8 @@ class WorkerDoor:
         where = urlsplit(path)
         query = dict(parse_qsl(where.query, keep_blank_values=True))
         try:
-            data = parse_json((body or "").encode("utf-8", "surrogatepass")) \
-                if method == "POST" else {}
+            data = parse_json((body or "").encode("utf-8", "surrogatepass"),
+                              body_limit(where.path)) if method == "POST" else {}
         except WebError as exc:
             from devilsgrip.table import Words
 

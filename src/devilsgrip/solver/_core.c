@@ -2703,6 +2703,201 @@ static PyObject *py_beam(PyObject *self, PyObject *args) {
     return finish(s, search, rc);
 }
 
+/* ------------------------------------------------------ the relaxation */
+/* winnable.Relaxation._search, with its set of positions proven lost: 1 won, 0 lost,
+ * TIMEUP, or ERR with an exception set. */
+typedef struct {
+    uint64_t hash, tops;
+    u128 waiting;
+    int i, live, tlen;
+    int at; /* the talon's cards in the byte store */
+} RKey;
+
+typedef struct {
+    const int *stock;
+    int nstock, draw, fill;
+    long long nodes, max_nodes; /* -1: none */
+    double deadline;
+    RKey *keys;
+    int len, cap;
+    unsigned char *bytes;
+    int blen, bcap;
+    size_t *slots; /* an index into keys + 1, or 0 */
+    size_t nslots;
+} Relax;
+
+static uint64_t rkey_hash(int i, const unsigned char *t, int tlen, uint64_t tops, int live,
+                          u128 waiting) {
+    uint64_t h = mix64((uint64_t)i * 0x9E3779B97F4A7C15ULL ^ tops);
+    h = mix64(h ^ (uint64_t)waiting ^ ((uint64_t)(waiting >> 64) << 1) ^ (uint64_t)live << 56);
+    for (int k = 0; k < tlen; k++) h = h * 0x100000001B3ULL ^ t[k];
+    return mix64(h ^ (uint64_t)tlen);
+}
+
+static int rkey_same(const Relax *X, const RKey *k, int i, const unsigned char *t, int tlen,
+                     uint64_t tops, int live, u128 waiting) {
+    return k->i == i && k->tlen == tlen && k->tops == tops && k->live == live &&
+           k->waiting == waiting && !memcmp(X->bytes + k->at, t, (size_t)tlen);
+}
+
+static int relax_lost(const Relax *X, uint64_t h, int i, const unsigned char *t, int tlen,
+                      uint64_t tops, int live, u128 waiting) {
+    if (!X->nslots) return 0;
+    for (size_t s = h & (X->nslots - 1);; s = (s + 1) & (X->nslots - 1)) {
+        size_t e = X->slots[s];
+        if (!e) return 0;
+        const RKey *k = &X->keys[e - 1];
+        if (k->hash == h && rkey_same(X, k, i, t, tlen, tops, live, waiting)) return 1;
+    }
+}
+
+static int relax_add(Relax *X, uint64_t h, int i, const unsigned char *t, int tlen,
+                     uint64_t tops, int live, u128 waiting) {
+    if (relax_lost(X, h, i, t, tlen, tops, live, waiting)) return 0;
+    if (2 * (size_t)(X->len + 1) > X->nslots) {
+        size_t n = X->nslots ? 2 * X->nslots : 1024;
+        size_t *slots = PyMem_Calloc(n, sizeof(size_t));
+        if (!slots) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int e = 0; e < X->len; e++) {
+            size_t s = X->keys[e].hash & (n - 1);
+            while (slots[s]) s = (s + 1) & (n - 1);
+            slots[s] = (size_t)e + 1;
+        }
+        PyMem_Free(X->slots);
+        X->slots = slots;
+        X->nslots = n;
+    }
+    if (grow((void **)&X->keys, &X->cap, X->len + 1, sizeof(RKey)) < 0 ||
+        grow((void **)&X->bytes, &X->bcap, X->blen + tlen, 1) < 0)
+        return -1;
+    memcpy(X->bytes + X->blen, t, (size_t)tlen);
+    X->keys[X->len] = (RKey){h, tops, waiting, i, live, tlen, X->blen};
+    X->blen += tlen;
+    size_t s = h & (X->nslots - 1);
+    while (X->slots[s]) s = (s + 1) & (X->nslots - 1);
+    X->slots[s] = (size_t)++X->len;
+    return 0;
+}
+
+/* Relaxation._enter: card c enters; the bottoms waiting for it come alive. */
+static inline void relax_enter(int c, uint64_t *tops, int *live, u128 *waiting) {
+    if (!((*tops >> c) & 1)) {
+        *tops |= (uint64_t)1 << c;
+        if (LEVEL[c] < 3) {
+            int shift = 2 * (c + 3);
+            *live += (int)((*waiting >> shift) & 3);
+            *waiting &= ~((u128)3 << shift);
+        }
+    }
+}
+
+/* Relaxation._new_bottom: card f filled a space. */
+static inline void relax_new_bottom(int f, uint64_t tops, int *live, u128 *waiting) {
+    if (LEVEL[f]) {
+        if ((tops >> PREV[f]) & 1)
+            (*live)++;
+        else
+            *waiting += (u128)1 << (2 * f);
+    }
+}
+
+static int relax_search(Relax *X, int i, const unsigned char *talon, int tlen, uint64_t tops,
+                        int live, u128 waiting) {
+    X->nodes++;
+    if (X->max_nodes >= 0 && X->nodes > X->max_nodes) return TIMEUP;
+    if ((X->nodes & 1023) == 0) {
+        PyObject *now = PyObject_CallNoArgs(perf_counter_fn);
+        if (!now) return ERR;
+        double seconds = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (seconds > X->deadline) return TIMEUP;
+    }
+    unsigned char t[MAXN];
+    memcpy(t, talon, (size_t)tlen);
+    while (tlen) {
+        int c = t[tlen - 1], prev = PREV[c];
+        if (prev < 0 || !((tops >> prev) & 1)) break;
+        tlen--;
+        relax_enter(c, &tops, &live, &waiting);
+    }
+    if (i >= X->nstock) {
+        while (tlen) {
+            int c = t[--tlen], prev = PREV[c];
+            if (prev >= 0 && ((tops >> prev) & 1)) {
+                relax_enter(c, &tops, &live, &waiting);
+            } else if (X->fill && live) {
+                live--;
+                relax_enter(c, &tops, &live, &waiting);
+                relax_new_bottom(c, tops, &live, &waiting);
+            } else {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    uint64_t h = rkey_hash(i, t, tlen, tops, live, waiting);
+    if (relax_lost(X, h, i, t, tlen, tops, live, waiting)) return 0;
+    if (!X->fill)
+        for (int k = 0; k < tlen; k++)
+            if (!LEVEL[t[k]]) return relax_add(X, h, i, t, tlen, tops, live, waiting) < 0 ? ERR : 0;
+    if (live) {
+        int f = X->stock[i], live2 = live - 1;
+        uint64_t tops2 = tops;
+        u128 waiting2 = waiting;
+        relax_enter(f, &tops2, &live2, &waiting2);
+        relax_new_bottom(f, tops2, &live2, &waiting2);
+        int rc = relax_search(X, i + 1, t, tlen, tops2, live2, waiting2);
+        if (rc) return rc;
+    }
+    int j = imin(X->nstock, i + X->draw);
+    unsigned char dealt[MAXN];
+    memcpy(dealt, t, (size_t)tlen);
+    for (int k = i; k < j; k++) dealt[tlen + k - i] = (unsigned char)X->stock[k];
+    int rc = relax_search(X, j, dealt, tlen + j - i, tops, live, waiting);
+    if (rc) return rc;
+    return relax_add(X, h, i, t, tlen, tops, live, waiting) < 0 ? ERR : 0;
+}
+
+/* relax(talon, stock, tops, live, waiting, draw, fill_from_talon, nodes, max_nodes,
+ * deadline): Relaxation.winnable's search, from a set of positions proven lost that is
+ * empty; (True, False or None, the nodes counted). */
+static PyObject *py_relax(PyObject *self, PyObject *args) {
+    PyObject *talono, *stocko, *topso, *waitingo;
+    int live, draw, fill;
+    long long nodes, max_nodes;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "OOOiOipLLd", &talono, &stocko, &topso, &live, &waitingo,
+                          &draw, &fill, &nodes, &max_nodes, &deadline))
+        return NULL;
+    int talon[MAXN], stock[MAXN];
+    int tlen = int_list_in(talono, "talon", talon, MAXN - 1, N_CARDS);
+    int slen = tlen < 0 ? -1 : int_list_in(stocko, "stock", stock, MAXN - 1, N_CARDS);
+    if (slen < 0) return NULL;
+    if (tlen + slen >= MAXN) {
+        PyErr_Format(PyExc_ValueError, "more than %d cards outside the grid", MAXN - 1);
+        return NULL;
+    }
+    unsigned char t[MAXN];
+    for (int k = 0; k < tlen; k++) t[k] = (unsigned char)talon[k];
+    u128 tops128 = 0, waiting = 0;
+    if (mask_from_int(topso, &tops128) < 0 || mask_from_int(waitingo, &waiting) < 0) return NULL;
+    if (draw < 1 || tops128 >> N_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "the relaxation's draw or tops are out of range");
+        return NULL;
+    }
+    Relax X = {stock, slen, draw, fill, nodes, max_nodes, deadline};
+    int rc = relax_search(&X, 0, t, tlen, (uint64_t)tops128, live, waiting);
+    PyMem_Free(X.keys);
+    PyMem_Free(X.bytes);
+    PyMem_Free(X.slots);
+    if (rc == ERR) return NULL;
+    PyObject *verdict = rc == TIMEUP ? Py_None : rc ? Py_True : Py_False;
+    return Py_BuildValue("OL", verdict, X.nodes);
+}
+
 static PyMethodDef core_methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(TimeUp, PhaseEnd, perf_counter): what the core raises and calls."},
@@ -2718,6 +2913,9 @@ static PyMethodDef core_methods[] = {
      "beam(search, grid, cut, redeals, width): PlayoutSearch._beam (either kind of grid)."},
     {"lower_bound", py_lower_bound, METH_VARARGS,
      "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max)."},
+    {"relax", py_relax, METH_VARARGS,
+     "relax(talon, stock, tops, live, waiting, draw, fill_from_talon, nodes, max_nodes, "
+     "deadline): Relaxation.winnable's search; (verdict, nodes)."},
     {"bases_unmatched", py_bases_unmatched, METH_VARARGS,
      "bases_unmatched(tops, bots, seq, cut, fill_from_talon): bounds.bases_unmatched."},
     {NULL, NULL, 0, NULL},

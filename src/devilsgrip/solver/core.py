@@ -1,7 +1,8 @@
 """Which search core runs: the compiled one or the pure-Python reference.
 
 The hot search of ``run`` mode (the exhaustive search, the win search, the
-playouts) and the lower bounds of every mode exist twice: in pure Python (the
+playouts), the lower bounds of every mode (with the test of a pile for every base)
+and the monotone relaxation's search exist twice: in pure Python (the
 modules of this package, the reference) and compiled from C
 (``devilsgrip.solver._core``, built with the package where a C compiler is).
 The compiled core runs when it imports; the pure core everywhere else (no

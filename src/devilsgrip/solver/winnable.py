@@ -16,6 +16,7 @@ from typing import Any, Final, Generic
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
+from devilsgrip.solver import core
 from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
 from devilsgrip.solver.clairvoyant import CardSearch, RunSearch, use_compiled
 from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
@@ -35,8 +36,10 @@ NODE_RELAXATION_NODES: Final = 0
 default, as on the deals measured it ended few branches the lower bound had not
 and cost more time than it saved."""
 DEAD_ENTRIES: Final = 8_000_000
-"""Positions proven lost that the exact search keeps (about 250 bytes each: 2 GB at most;
-a minute's search on the open single-pass deals keeps up to about 4 million)."""
+"""Positions proven lost that the exact search keeps (about 250 bytes each in the pure core,
+2 GB at most; 64-byte slots, two to four an entry, in the compiled core's table).  The
+compiled core, at about a million nodes a second, keeps about a third of its nodes: on
+the open single-pass deals the table fills after 20 to 25 million nodes and starts again."""
 
 # loss certificate reasons
 BASE_ON_TALON: Final = "base-on-talon"
@@ -156,6 +159,16 @@ class Relaxation:
         """True if the relaxation can be won, False if not, None if the limits came first."""
         self.max_nodes = None if max_nodes is None else self.nodes + max_nodes
         self.deadline = deadline
+        module = core.compiled()
+        if module is not None and not self.dead:
+            # the compiled core's search, the same nodes; it keeps the positions it
+            # proved lost for itself, so a later call here searches again
+            verdict: bool | None
+            verdict, self.nodes = module.relax(
+                list(self.talon), list(self.stock), self.tops, self.live, self.waiting,
+                self.draw, self.fill_talon, self.nodes,
+                -1 if self.max_nodes is None else self.max_nodes, deadline)
+            return verdict
         try:
             return self._search(0, self.talon, self.tops, self.live, self.waiting)
         except TimeUp:

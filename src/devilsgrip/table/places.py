@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import codes
@@ -113,11 +113,12 @@ def move_arrow(move: Move) -> tuple[Place, Place]:
     return (move.src, move.dst)
 
 
-def targets(game: Game, place: Place) -> list[Place]:
-    """The cells a card picked up at ``place`` can be built on now."""
-    if place == TALON:
-        return [m.dst for m in game.generate_moves() if m.kind == MoveKind.TALON]
-    if place >= GRID_SIZE:
+def targets(game: Game, place: Place, moves: Sequence[Move] | None = None) -> list[Place]:
+    """The cells a card picked up at ``place`` can be built on now (``moves``: the game's
+    legal moves, when the caller has them already: every place is asked at once)."""
+    if place != TALON and place >= GRID_SIZE:
         return []
-    return [m.dst for m in game.generate_moves()
-            if m.kind == MoveKind.BUILD and m.src == place]
+    legal = game.generate_moves() if moves is None else moves
+    if place == TALON:
+        return [m.dst for m in legal if m.kind == MoveKind.TALON]
+    return [m.dst for m in legal if m.kind == MoveKind.BUILD and m.src == place]

@@ -38,8 +38,15 @@ from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line, search_hint
+from devilsgrip.table.records import export_records, import_records, refusal_line
 from devilsgrip.web import reviews
-from devilsgrip.web.bodies import bool_field, only_keys, rules_field, string_field
+from devilsgrip.web.bodies import (
+    MAX_IMPORT_BODY,
+    bool_field,
+    only_keys,
+    rules_field,
+    string_field,
+)
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.responses import WebError, shown
@@ -498,6 +505,37 @@ def get_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[st
     return _settings_doc(browser, tr, web)
 
 
+def get_export(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """This browser's games as the text of a records file (what ``devilsgrip export``
+    writes), the file's name and how many games it holds, said in words."""
+    out = export_records(web.store, browser.owner, words=tr, today=_day_field(
+        call.query.get("date")))
+    said = (tr.ngettext("{n} game exported to {path}", "{n} games exported to {path}",
+                        out.count).format(n=out.count, path=out.name) if out.count
+            else tr.gettext("There is no game to export yet."))
+    return {"text": out.text, "count": out.count, "name": out.name, "said": said}
+
+
+def post_import(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``{"records": TEXT}``: the records of a file (what ``devilsgrip export`` writes) kept
+    as this browser's games; the answer says how many came in and which were refused and
+    why.  A file with no record the game can read is refused whole (400
+    ``records-damaged``); nothing is written then."""
+    only_keys(call.data, ("records",))
+    text = string_field(call.data, "records", MAX_IMPORT_BODY)
+    if text is None:
+        raise WebError(400, codes.MISSING_FIELD, N_("'{field}' is missing"), field="records")
+    done = import_records(web.store, browser.owner, text, tr)
+    return {
+        "imported": len(done.imported),
+        "duplicates": done.duplicates,
+        "refused": [{"record": index, "reason": reason,
+                     "text": refusal_line(index, reason, tr)}
+                    for index, reason in done.refused],
+        "said": done.said,
+    }
+
+
 def post_settings(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     data = call.data
     only_keys(data, ("lang", "four_colour", "animation", "rules", table.SOUNDS,
@@ -613,6 +651,8 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("GET", "/api/settings"): (get_settings, True),
         ("POST", "/api/settings"): (post_settings, True),
         ("POST", "/api/pair"): (post_pair, False),
+        ("GET", "/api/export"): (get_export, True),
+        ("POST", "/api/import"): (post_import, True),
     }
 
 

@@ -22,7 +22,7 @@ from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
 from devilsgrip.web.api import PATHS, SLOW_PATHS, handle
 from devilsgrip.web.assets import card_image, not_found, page, static_file
-from devilsgrip.web.bodies import parse_json
+from devilsgrip.web.bodies import body_limit, parse_json
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.calls import Call
 from devilsgrip.web.http import (
@@ -54,9 +54,10 @@ def endpoint(web: WebState, moves: anyio.CapacityLimiter) -> Callable[[Request],
         try:
             # the whole body, within its size and time limits, before the game is touched:
             # a slow or stalled client holds no thread, no lock, and no player waits for it
+            limit = body_limit(request.url.path)
             with anyio.fail_after(BODY_SECONDS):
-                body = await read_body(request) if request.method == "POST" else b""
-            data = parse_json(body)
+                body = await read_body(request, limit) if request.method == "POST" else b""
+            data = parse_json(body, limit)
         except TimeoutError:
             tr = Tr(web.language(accept, None))
             response = error_response(408, codes.BODY_TOO_SLOW, table.sentence(tr.gettext(N_(
@@ -118,6 +119,7 @@ def create_app(options: ServerOptions | None = None) -> Starlette:
         Route("/", page, methods=["GET"]),
         *api_routes,
         Route("/cards/{name}.svg", card_image, methods=["GET"]),
+        Route("/cards/four/{name}.svg", card_image, methods=["GET"]),
         Route("/static/{path:path}", static_file, methods=["GET"]),
         Route("/{path:path}", static_file, methods=["GET"]),
     ]

@@ -105,11 +105,13 @@ _svg_cache: dict[tuple[str, bool], _Asset] = {}
 
 
 async def card_image(request: Request) -> Response:
+    """A card's image: ``/cards/TD.svg``, the four-colour deck's under ``/cards/four/``
+    (what the page asks: a path any static host serves too) or as ``?four=1``."""
     name = str(request.path_params["name"])
     four_text = request.query_params.get("four", "0")
     if four_text not in ("0", "1") or (name not in CARD_CODES and name not in ("back", "empty")):
         return not_found(request)
-    four = four_text == "1"
+    four = four_text == "1" or request.url.path.startswith("/cards/four/")
     key = (name, four)
     asset = _svg_cache.get(key)
     if asset is None:

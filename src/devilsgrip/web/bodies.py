@@ -13,11 +13,12 @@ from devilsgrip.rules import Rules
 from devilsgrip.web.responses import WebError, shown
 
 
-def parse_json(body: bytes) -> dict[str, Any]:
-    """A request body as a JSON object (``{}`` for an empty body), read strictly."""
-    if len(body) > MAX_BODY:
-        raise WebError(413, codes.BODY_TOO_LARGE,
-                       N_("the request is too large (at most {limit} bytes)"), limit=MAX_BODY)
+def parse_json(body: bytes, limit: int = 0) -> dict[str, Any]:
+    """A request body as a JSON object (``{}`` for an empty body), read strictly, at most
+    ``limit`` bytes (:data:`MAX_BODY` when 0)."""
+    limit = limit or MAX_BODY
+    if len(body) > limit:
+        raise too_large(limit)
     if not body.strip():
         return {}
     try:
@@ -36,6 +37,23 @@ def parse_json(body: bytes) -> dict[str, Any]:
 
 MAX_BODY: Final = 16 * 1024
 """The largest request body the API reads, in bytes."""
+MAX_IMPORT_BODY: Final = 2 * 1024 * 1024
+"""The largest body of an import of game records (``POST /api/import``), in bytes: a
+records file of about two thousand games (a game's record takes about one kilobyte)."""
+BODY_LIMITS: Final = {"/api/import": MAX_IMPORT_BODY}
+"""The paths that take a larger body than :data:`MAX_BODY`."""
+
+
+def body_limit(path: str) -> int:
+    """The largest body a request to ``path`` may send, in bytes."""
+    return BODY_LIMITS.get(path, MAX_BODY)
+
+
+def too_large(limit: int) -> WebError:
+    return WebError(413, codes.BODY_TOO_LARGE,
+                    N_("the request is too large (at most {limit} bytes)"), limit=limit)
+
+
 MAX_DEPTH: Final = 8
 """The deepest nesting of arrays and objects a request may have (the API needs 1)."""
 

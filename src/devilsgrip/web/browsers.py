@@ -164,7 +164,7 @@ class WebState:
         if not self.options.use_store:
             return
         try:
-            self.store = Store.open(self.options.db)
+            self.store = Store.open(self.options.db, alone=self.options.alone)
         except (DevilsGripError, OSError, sqlite3.Error) as exc:
             self.store = None
             self.warning_error = exc

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse, Response
 
 from devilsgrip import codes
 from devilsgrip.i18n import N_
-from devilsgrip.web.bodies import MAX_BODY
+from devilsgrip.web.bodies import MAX_BODY, too_large
 from devilsgrip.web.browsers import COOKIE_MAX_AGE, COOKIE_NAME, TOKEN_RE
 from devilsgrip.web.responses import WebError, encode
 
@@ -36,17 +36,15 @@ def set_cookie(response: Response, token: str) -> None:
                         samesite="strict")
 
 
-async def read_body(request: Request) -> bytes:
-    """The request's body, at most :data:`~devilsgrip.web.bodies.MAX_BODY` bytes."""
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """The request's body, at most ``limit`` bytes (413 beyond)."""
     chunks: list[bytes] = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
-            if size > MAX_BODY:
-                raise WebError(413, codes.BODY_TOO_LARGE,
-                               N_("the request is too large (at most {limit} bytes)"),
-                               limit=MAX_BODY)
+            if size > limit:
+                raise too_large(limit)
             chunks.append(chunk)
     except ClientDisconnect as exc:  # the page went away (a tab closed) while sending
         raise WebError(400, codes.CLIENT_GONE, N_("the request ended before its body")) from exc

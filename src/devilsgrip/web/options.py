@@ -28,5 +28,8 @@ class ServerOptions:
     browsers_apart: bool = False
     """True: each browser keeps its own games, this computer's too; False: a browser on this
     computer (a loopback address) plays as this computer's player, with the terminal game."""
+    alone: bool = False
+    """True: this process is the only user of the database while it runs (the static
+    site's worker; see :meth:`devilsgrip.store.Store.open`)."""
     extra_hosts: tuple[str, ...] = ()
     """More ``Host`` header values to accept (``"testserver"`` for tests)."""

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from devilsgrip import codes, i18n, table
 from devilsgrip.i18n import N_
 from devilsgrip.table import Words as Tr
-from devilsgrip.web.bodies import MAX_BODY
+from devilsgrip.web.bodies import body_limit
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.http import error_response
 
@@ -93,7 +93,8 @@ class SecurityMiddleware:
 
         def refuse(status: int, code: str, template: str, **params: Any) -> Response:
             lang = i18n.language_from_accept(headers.get("accept-language"), web.server_lang)
-            return error_response(status, code, Tr(lang).gettext(template).format(**params))
+            return error_response(status, code, table.sentence(Tr(lang).gettext(template).format(
+                **params)))
 
         if host not in web.allowed_hosts:
             return refuse(400, codes.BAD_HOST, N_("this server does not answer to that host name"))
@@ -118,10 +119,11 @@ class SecurityMiddleware:
         if length is not None:
             if not _LENGTH_RE.fullmatch(length.strip()):
                 return refuse(400, codes.BAD_LENGTH, N_("bad Content-Length"))
-            if int(length) > MAX_BODY:
+            limit = body_limit(path)
+            if int(length) > limit:
                 return refuse(413, codes.BODY_TOO_LARGE,
                               N_("the request is too large (at most {limit} bytes)"),
-                              limit=MAX_BODY)
+                              limit=limit)
         return None
 
 

@@ -24,15 +24,11 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-// The file of the site a request is for: the page for its folder, a four-colour card
-// for "?four=1" (a static host cannot draw it), otherwise the path itself.
+// The file of the site a request is for: the page for its folder, otherwise the path.
 function siteFile(url) {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return null;
   let name = url.pathname.slice(SCOPE.pathname.length);
   if (name === "") name = "index.html";
-  if (name.startsWith("cards/") && url.searchParams.get("four") === "1") {
-    name = "cards/four/" + name.slice("cards/".length);
-  }
   return FILES.includes(name) ? name : null;
 }
 

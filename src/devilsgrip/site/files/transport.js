@@ -56,7 +56,8 @@ function showProgress(step, done, total) {
   const bar = panel.querySelector("#site-loading-bar");
   bar.setAttribute("aria-label", word("Starting the game"));
   bar.max = total;
-  bar.value = done;
+  if (done > 0) bar.value = done;
+  else bar.removeAttribute("value"); // under way, how far unknown: the bar moves on its own
 }
 
 function hideProgress() {
@@ -76,6 +77,7 @@ async function offlineReady() {
     console.warn("devilsgrip: no service worker:", error);
     return;
   }
+  if (!registration) return; // registration refused without an error (a blocking policy)
   if (navigator.serviceWorker.controller && !registration.installing) return;
   showProgress("Downloading the game (only on the first visit)", 0, 4);
   await new Promise((resolve) => {
@@ -123,6 +125,10 @@ function launch() {
       if (data.failed) reject(new ApiError(word("This browser cannot run the game: {reason}",
         { reason: data.failed }), "worker-failed", 0));
       if (typeof data.id === "number") {
+        if (data.took) { // the last answer's timings, for benchmarks (one mark kept)
+          performance.clearMarks("devilsgrip:answer");
+          performance.mark("devilsgrip:answer", { detail: data.took });
+        }
         const pending = waiting.get(data.id);
         waiting.delete(data.id);
         if (pending) pending.resolve(data);

@@ -9,7 +9,8 @@
 // starts resume from it instead of starting Python and importing everything again.
 //
 // Messages: the page sends {id, method, path, body, languages}; the worker answers
-// {id, status, text} (text: the JSON answer), and while it starts
+// {id, status, text, took} (text: the JSON answer; took: the milliseconds spent in
+// Python and in keeping the folder), and while it starts
 // {progress: step, done, total}, then {ready: true} or {failed: reason}.
 
 import { loadPyodide, version } from "./pyodide/pyodide.mjs";
@@ -112,15 +113,30 @@ async function start() {
   progress("Opening your saved games", 4);
 }
 
-// The folder written back to IndexedDB (nothing to do when the browser keeps nothing).
-async function keep() {
-  if (keeps) await sync(false);
+// What the folder holds: each file's name, time of change and size.  The file system
+// writes back to IndexedDB the files whose time of change differs, so when this is
+// unchanged a request wrote nothing and there is nothing to write back.
+function folderStamp() {
+  if (!keeps) return "";
+  const FS = self.pyodide.FS;
+  return FS.readdir(DATA).filter((name) => name !== "." && name !== "..").map((name) => {
+    const stat = FS.stat(`${DATA}/${name}`);
+    return `${name}:${stat.mtime.getTime()}:${stat.size}`;
+  }).join("|");
+}
+
+// The folder written back to IndexedDB (nothing to do when the browser keeps nothing,
+// nor when the request changed no file: a request that only reads, most GETs).
+async function keep(before = null) {
+  if (keeps && (before === null || folderStamp() !== before)) await sync(false);
 }
 
 function answer(message) {
   const { id, method, path, body, languages } = message;
   let status = 500;
   let text = "";
+  const began = performance.now();
+  const before = folderStamp();
   try {
     const reply = door.answer(method, path, body === undefined ? null : JSON.stringify(body),
       languages || null);
@@ -130,7 +146,10 @@ function answer(message) {
   } catch (error) {
     text = JSON.stringify({ error: "worker-failed", message: String(error && error.message || error) });
   }
-  return keep().then(() => postMessage({ id, status, text }),
+  const answered = performance.now();
+  // took: milliseconds in Python, then keeping the folder (for the benchmark)
+  return keep(before).then(() => postMessage({ id, status, text,
+    took: [answered - began, performance.now() - answered] }),
     (error) => postMessage({ id, status: 503, text: JSON.stringify({
       error: "store-failed", message: String(error && error.message || error) }) }));
 }

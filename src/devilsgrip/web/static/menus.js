@@ -12,6 +12,7 @@ import {
 import { showHistory, showHistoryError, showHistoryLoading } from "./history.js";
 import { t } from "./i18n.js";
 import { say, showMessage } from "./messages.js";
+import { recordsMenu } from "./records.js";
 import { applyStrings, preload, render } from "./render.js";
 import { showDone, showProgress, showReviewError, showReviewOpening } from "./review.js";
 import {
@@ -31,6 +32,7 @@ export function openMenu() {
     ...(applies("review") ? [[t("Review this game"), () => openReview(null, "menu")]] : []),
     ...(applies("share") ? [[t("Share"), () => openShare()]] : []),
     [t("Game history"), () => openHistory()],
+    ...recordsMenu(),
     [t("Rules"), () => openRules()],
     [t("Statistics"), () => openStats()],
     [t("Settings"), () => openSettings()],

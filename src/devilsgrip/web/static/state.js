@@ -176,7 +176,7 @@ export function speed() {
 export function cardUrl(code) {
   if (!code) return "/cards/empty.svg";
   if (code === "back") return "/cards/back.svg";
-  return "/cards/" + code + ".svg" + (app.settings.four_colour ? "?four=1" : "");
+  return "/cards/" + (app.settings.four_colour ? "four/" : "") + code + ".svg";
 }
 
 // What the board shows: the player's game, or a position of the line on show.
