@@ -476,5 +476,6 @@ def test_targets_from_the_moves_given_are_the_games_own(number: int, steps: int,
     for place in [*range(len(game.grid)), TALON]:
         assert table.targets(game, place, moves) == table.targets(game, place)
         if table.pick_up_refusal(game, place) is None:
-            assert table.say_picked(game, place, words, moves) == table.say_picked(
+            cells = table.targets(game, place, moves)
+            assert table.say_picked(game, place, words, cells) == table.say_picked(
                 game, place, words)
