@@ -303,7 +303,7 @@ def test_games_go_out_and_come_in_as_files(browser: Any, server: StaticServer,
     # the desktop program's export of another deal comes in
     with Store.open(desktop) as store:
         game = Game(8)
-        game.play("d")
+        game.play_text("d")
         store.save_game(game, "local", started="2026-12-01T10:00:00+00:00")
     records = tmp_path / "desktop.txt"
     assert main(["export", "--all", "--out", str(records), "--db", str(desktop)]) == 0
