@@ -3,7 +3,7 @@
 >>> session = PlaySession.start(None, number=1)
 >>> session.saving, session.warning_code
 (False, 'store-none')
->>> session.play("d")
+>>> session.play_text("d")
 Move.from_text('d')
 >>> session.game.score
 72
@@ -305,17 +305,33 @@ class PlaySession:
         self._since = now if keep_running else None
 
     # --------------------------------------------------------------- actions
-    def play(self, move: Move | str) -> Move:
+    def play(self, move: Move) -> Move:
         """Play a move (engine-checked); it is committed before this returns.
 
-        Refused with ``game-finished`` once the game is final.
+        Refused with ``game-finished`` once the game is final.  Text is read by
+        :meth:`play_text`.
         """
+        if not isinstance(move, Move):
+            raise TypeError(
+                f"play takes a Move, not {type(move).__name__} (text goes to play_text)"
+            )
         if self.final:
             raise _finished_error()
         before = self.game.copy()
-        played = self.game.play_text(move) if isinstance(move, str) else self.game.play(move)
+        played = self.game.play(move)
         self._save("move", before, played.text())
         return played
+
+    def play_text(self, text: str) -> Move:
+        """The text door: read one move (:class:`~devilsgrip.errors.MoveError` if unreadable),
+        then :meth:`play` it.
+
+        >>> PlaySession.start(None, number=1).play_text("zz")
+        Traceback (most recent call last):
+        ...
+        devilsgrip.errors.MoveError: cannot read move 'zz' ...
+        """
+        return self.play(Move.from_text(text))
 
     def undo(self) -> Move:
         if self.final:

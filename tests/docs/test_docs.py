@@ -206,7 +206,8 @@ def test_every_public_name_says_what_it_is() -> None:
     assert not missing, missing
 
 
-@pytest.mark.parametrize("name", ["devilsgrip", *PUBLIC_MODULES, "devilsgrip.solver.wins"])
+@pytest.mark.parametrize("name", ["devilsgrip", *PUBLIC_MODULES, "devilsgrip.solver.wins",
+                                  "devilsgrip.session"])
 def test_library_examples_run(name: str) -> None:
     """The examples the library reference shows, from the docstrings, run as written."""
     module = importlib.import_module(name)

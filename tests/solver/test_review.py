@@ -296,7 +296,7 @@ def test_review_of_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[st
     db = tmp_path / "g.sqlite3"
     with Store.open(db) as store:
         live = PlaySession.start(store, number=7)
-        live.play("d")
+        live.play_text("d")
         over = PlaySession.start(store, number=7)
         for move in play_game(Game(7), "greedy").move_stack:
             over.play(move)

@@ -34,13 +34,10 @@ def choose(game: Game, rng: random.Random) -> tuple[str, str | None]:
 
 
 def apply(target: object, kind: str, move: str | None) -> None:
-    """Do an action on a Game or a PlaySession (same method names; a game reads text by
-    its text door)."""
+    """Do an action on a Game or a PlaySession (same method names; both read text by
+    their text door)."""
     if kind == "move":
-        if isinstance(target, Game):
-            target.play_text(move or "")
-        else:
-            target.play(move)  # type: ignore[attr-defined]
+        target.play_text(move or "")  # type: ignore[attr-defined]
     elif kind == "undo":
         target.undo()  # type: ignore[attr-defined]
     elif kind == "redo":

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from devilsgrip.cards import CARD_CODES
 from devilsgrip.game import Game
-from devilsgrip.notation import format_cards
+from devilsgrip.notation import Move, format_cards
 
 STORE_CHILD = Path(__file__).resolve().parent / "store_child.py"
 
@@ -59,14 +59,14 @@ def near_won_position(missing: int = 1, rules: str = "classic") -> str:
     return f"{'/'.join(rows)} - {format_cards(reversed(talon))} 0 0 {rules}"
 
 
-def win_moves(position: str) -> list[str]:
+def win_moves(position: str) -> list[Move]:
     """The talon builds that win from :func:`near_won_position`."""
     game = Game.from_position(position)
-    moves: list[str] = []
+    moves: list[Move] = []
     while game.talon:
         move = next(m for m in game.generate_moves() if m.text().startswith("t-"))
         game.play(move)
-        moves.append(move.text())
+        moves.append(move)
     assert game.is_won(), [CARD_CODES[c] for c in game.talon]
     return moves
 

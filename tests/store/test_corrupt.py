@@ -105,7 +105,7 @@ def test_unusable_file_is_refused_and_untouched(
     assert not session.saving and session.game_id is None
     assert session.warning_code == code
     assert session.warning is not None and str(path) in session.warning
-    session.play("d")
+    session.play_text("d")
     assert session.game.moves_played == 1
 
     # the commands that need it exit with status 2 and one clear line
@@ -155,9 +155,9 @@ def test_no_permission_is_refused_untouched(tmp_path: Path) -> None:
 def test_write_failure_mid_game_keeps_playing(db: Path) -> None:
     store = Store.open(db)
     session = PlaySession.start(store, number=2)
-    session.play("d")
+    session.play_text("d")
     store.close()  # the connection is gone: the next write fails
-    move = session.play("d")
+    move = session.play_text("d")
     assert move.text() == "d"
     assert session.game.moves_played == 2
     assert not session.saving

@@ -57,7 +57,7 @@ def test_an_existing_database_is_left_as_it_was(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with Store.open(path) as store:
         session = PlaySession.start(store, number=3)
-        session.play("d")
+        session.play_text("d")
     before = path.read_bytes()
     names = sorted(p.name for p in tmp_path.iterdir())
     result = _full_disk(path)

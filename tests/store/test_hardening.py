@@ -124,7 +124,7 @@ def test_an_empty_file_is_no_database_to_read(tmp_path: Path,
 def _damaged(path: Path, sql: str) -> None:
     with Store.open(path) as store:
         store.save_game(given_up_game(4, 6))
-        PlaySession.start(store, number=9).play("d")
+        PlaySession.start(store, number=9).play_text("d")
     con = sqlite3.connect(path)
     con.execute(sql)
     con.commit()
@@ -200,7 +200,7 @@ def test_a_browser_owner_is_not_its_cookie(tmp_path: Path,
         assert store.web_session_owner(session.token) == session.owner
         assert store.web_session_owner("x" * 43) is None
         played = PlaySession.start(store, number=8, owner=session.owner)
-        played.play("d")
+        played.play_text("d")
         played.give_up()
         assert session.token not in store.record(played.game_id or 0)
     raw = path.read_bytes() + (Path(f"{path}-wal").read_bytes()

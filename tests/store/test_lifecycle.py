@@ -28,7 +28,7 @@ def test_leaving_a_game_with_no_move_deletes_it(store: Store) -> None:
 
 def test_a_move_taken_back_still_counts_as_a_move(store: Store) -> None:
     session = PlaySession.start(store, number=8)
-    session.play("d")
+    session.play_text("d")
     session.undo()
     assert session.game.moves_played == 0 and session.has_moves and session.leave_asks
     assert session.leave() == "given up"
@@ -38,7 +38,7 @@ def test_a_move_taken_back_still_counts_as_a_move(store: Store) -> None:
 def test_leaving_mid_game_counts_as_given_up_with_its_score(store: Store) -> None:
     session = PlaySession.start(store, number=8)
     for _ in range(5):
-        session.play("d")
+        session.play_text("d")
     score = session.game.score
     assert session.leave() == "given up"
     assert session.final and session.game.given_up
@@ -74,7 +74,7 @@ def test_play_again_is_a_new_game_and_keeps_the_result(store: Store) -> None:
 def test_best_score_excludes_the_game_itself(store: Store) -> None:
     first = PlaySession.start(store, number=21)
     for _ in range(3):
-        first.play("d")
+        first.play_text("d")
     first.give_up()
     second = first.again()
     assert second.best_score() == first.game.score
@@ -104,9 +104,9 @@ def test_the_best_line_makes_an_over_game_final(store: Store) -> None:
 
 def test_given_up_is_final(store: Store) -> None:
     session = PlaySession.start(store, number=4)
-    session.play("d")
+    session.play_text("d")
     session.give_up()
-    for action in (session.undo, session.redo, lambda: session.play("d")):
+    for action in (session.undo, session.redo, lambda: session.play_text("d")):
         with pytest.raises(IllegalMoveError):
             action()
     assert session.game.generate_moves() == [] and not session.game.legal_moves
@@ -120,14 +120,14 @@ def test_the_clock_counts_play_time_only(store: Store, monkeypatch: pytest.Monke
     monkeypatch.setattr(session_module, "clock", lambda: now[0])
     session = PlaySession.start(store, number=6)
     now[0] += 10
-    session.play("d")
+    session.play_text("d")
     assert session.elapsed() == pytest.approx(10)
     session.pause()  # the page is hidden, the terminal game closed
     now[0] += 500
     assert session.elapsed() == pytest.approx(10) and not session.clock_running
     session.resume_clock()
     now[0] += 5
-    session.play("d")
+    session.play_text("d")
     assert session.elapsed() == pytest.approx(15)
     session.pause()
     assert session.game_id is not None
@@ -144,23 +144,23 @@ def test_the_clock_counts_play_time_only(store: Store, monkeypatch: pytest.Monke
 
 def test_two_writers_never_interleave_in_one_game(store: Store, db: Path) -> None:
     first = PlaySession.start(store, number=10)
-    first.play("d")
+    first.play_text("d")
     assert first.game_id is not None
     with Store.open(db) as other_store:
         other = PlaySession.resume(other_store, first.game_id)
-        other.play("d")  # the other window moves first
+        other.play_text("d")  # the other window moves first
         with pytest.raises(StoreError) as refused:
-            first.play("d")  # this one read the game before that move
+            first.play_text("d")  # this one read the game before that move
         assert refused.value.code == "store-game-changed"
         # nothing acknowledged is lost; this session now shows the game as stored
         assert first.game.moves_played == 2
         assert first.game.position() == other.game.position()
-        first.play("d")  # and plays on from there
+        first.play_text("d")  # and plays on from there
         stored = PlaySession.resume(store, first.game_id)
         assert stored.game.move_stack == first.game.move_stack
         assert stored.game.moves_played == 3
         with pytest.raises(StoreError):
-            other.play("d")
+            other.play_text("d")
         assert other.game.moves_played == 3
 
 
@@ -200,7 +200,7 @@ def test_migration_keeps_results_and_drops_games_never_played(db: Path) -> None:
         assert store.current_game("local") is None
         resumed = PlaySession.resume(store, 4)
         assert resumed.game.moves_played == 3 and not resumed.final
-        resumed.play("d")
+        resumed.play_text("d")
         assert store.event_count(4) == 4
 
 

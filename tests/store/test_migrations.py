@@ -111,7 +111,7 @@ def test_migration_from_version_1(db: Path) -> None:
         assert stats.best_score == min(over.score, gave_up.score)
         # and the migrated store goes on working
         session = PlaySession.resume(store, games[0].id)
-        session.play("d")
+        session.play_text("d")
         assert store.load_game(games[0].id).position() == session.game.position()
 
 

@@ -24,13 +24,13 @@ def _fill(store: Store) -> list[int]:
                            ended="2024-02-01T10:20:00+00:00"),
            store.save_game(given_up_game(4, 25), hints=2)]
     s = PlaySession.start(store, number=5)
-    s.play("d")
-    s.play("d")
+    s.play_text("d")
+    s.play_text("d")
     s.undo()
     ids.append(s.game_id or 0)
     deck = format_deck(Game(6).deck or ())
     d = PlaySession.start(store, deck=deck, rules="literal")
-    d.play("d")
+    d.play_text("d")
     ids.append(d.game_id or 0)
     position = near_won_position(1)
     w = PlaySession.start(store, position=position, owner="web:tok")

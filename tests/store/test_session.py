@@ -14,6 +14,7 @@ from store_helpers import near_won_position, play_to_end, win_moves
 
 from devilsgrip.errors import IllegalMoveError, MoveError
 from devilsgrip.game import Game
+from devilsgrip.notation import DEAL
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store, StoreError
 
@@ -23,8 +24,8 @@ def test_every_action_is_an_event(store: Store) -> None:
     assert session.saving and session.warning is None and session.warning_code is None
     gid = session.game_id
     assert gid is not None
-    session.play("d")
-    session.play("d")
+    session.play_text("d")
+    session.play_text("d")
     session.undo()
     session.record_hint("d")
     session.redo()
@@ -50,13 +51,25 @@ def test_rejected_move_changes_nothing(store: Store) -> None:
     assert gid is not None
     before = session.game.position()
     with pytest.raises(IllegalMoveError):
-        session.play("t-a1")
+        session.play_text("t-a1")
     with pytest.raises(MoveError):
-        session.play("zz")
+        session.play_text("zz")
     with pytest.raises(IllegalMoveError):
         session.undo()
     assert session.game.position() == before
     assert store.events(gid) == []
+
+
+def test_play_takes_a_move_and_text_has_its_own_door(store: Store) -> None:
+    session = PlaySession.start(store, number=42)
+    gid = session.game_id
+    assert gid is not None
+    before = session.game.position()
+    with pytest.raises(TypeError, match="play_text"):
+        session.play("d")  # type: ignore[arg-type]
+    assert session.game.position() == before and store.events(gid) == []
+    assert session.play_text("d") == DEAL == session.play(DEAL)
+    assert store.events(gid) == [("move", "d"), ("move", "d")]
 
 
 def test_resume_replays_a_long_random_session(store: Store) -> None:
@@ -145,9 +158,9 @@ def test_unfinished_games_newest_first_per_owner(store: Store) -> None:
     b = PlaySession.start(store, number=2)
     PlaySession.start(store, number=3, owner="web:x")
     done = PlaySession.start(store, number=4)
-    done.play("d")
+    done.play_text("d")
     done.give_up()
-    a.play("d")  # a was played last
+    a.play_text("d")  # a was played last
     assert [g.id for g in store.unfinished_games()] == [a.game_id, b.game_id]
     assert [g.number for g in store.unfinished_games("web:x")] == [3]
 
@@ -156,7 +169,7 @@ def test_without_store_the_game_runs() -> None:
     session = PlaySession.start(None, number=5)
     assert not session.saving and session.game_id is None
     assert session.warning_code == "store-none" and session.warning
-    session.play("d")
+    session.play_text("d")
     session.undo()
     session.give_up()
     assert session.best_score() is None
@@ -175,7 +188,7 @@ def test_settings_current_game_and_web_sessions(db: Path) -> None:
         store.set_setting(owner, "lang", "da")
         store.set_settings(owner, {"four_colour": "1", "rules": "single-pass"})
         session = PlaySession.start(store, number=12, owner=owner)
-        session.play("d")
+        session.play_text("d")
         assert store.current_game(owner) == session.game_id
         assert store.current_game("web:other") is None
         store.touch_web_session(token)

@@ -354,15 +354,15 @@ def test_the_history_lists_finished_games_latest_first(tmp_path: Path) -> None:
 
     with Store.open(tmp_path / "h.sqlite3") as store:
         first = PlaySession.start(store, number=1, owner="web:a")
-        first.play("d")
+        first.play_text("d")
         first.give_up()
         live = PlaySession.start(store, number=2, owner="web:a")
-        live.play("d")
+        live.play_text("d")
         other = PlaySession.start(store, number=3, owner="web:b")
-        other.play("d")
+        other.play_text("d")
         other.give_up()
         second = PlaySession.start(store, number=4, rules="single-pass", owner="web:a")
-        second.play("d")
+        second.play_text("d")
         second.give_up()
         assert first.game_id is not None and second.game_id is not None
         store.save_review(first.game_id, {"rules": "classic"})

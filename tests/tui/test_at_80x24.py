@@ -39,7 +39,7 @@ async def until(pilot: Any, test: Callable[[], bool], seconds: float = 30.0) -> 
 
 def test_a_win_that_beats_the_deals_best_is_told_and_shown_as_the_best(store: Store) -> None:
     left = PlaySession.start(store, number=WINNABLE)
-    left.play("d")
+    left.play_text("d")
     left.give_up()
     line = solve(Game(WINNABLE), time_limit=10.0).moves
 

@@ -424,7 +424,7 @@ def test_a_failing_review_or_best_line_is_reported_as_such(
         app = make_app(store, number=1)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
-            screen.table.session.play("d")
+            screen.table.session.play_text("d")
             screen.table.session.give_up()
             screen.show_review()
             await app.workers.wait_for_complete()

@@ -227,7 +227,7 @@ def test_the_longest_message_of_each_language_is_shown_whole(lang: str,
 def test_the_info_panel_wraps_and_keeps_the_best_score_in_every_language(
         lang: str, store: Store, screen_text: ScreenText) -> None:
     earlier = PlaySession.start(store, number=5)
-    earlier.play("d")
+    earlier.play_text("d")
     earlier.give_up()  # the deal's best so far: 72 - 3 = 69
 
     async def scenario() -> None:

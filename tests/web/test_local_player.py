@@ -53,7 +53,7 @@ def terminal_game(db: Path, number: int) -> int:
     """A game played and given up in the terminal (owner ``local``); its id."""
     with Store.open(db) as store:
         session = PlaySession.start(store, number=number, owner="local")
-        session.play("d")
+        session.play_text("d")
         session.give_up()
         assert session.game_id is not None
         return session.game_id

@@ -53,7 +53,7 @@ def close(session: PlaySession) -> str:
     return "kept"
 
 
-def play(session: PlaySession, move: Move | str) -> Event:
+def play(session: PlaySession, move: Move) -> Event:
     """Play ``move`` in the session (checked, saved) and return what happened."""
     session.play(move)
     return Event("move", session.game.last_effect())

@@ -13,7 +13,7 @@ refused whole, and nothing is written.
 >>> from devilsgrip.store import Store
 >>> store = Store.open(Path(tempfile.mkdtemp()) / "games.sqlite3")
 >>> game = Game(5)
->>> _ = game.play("d")
+>>> _ = game.play_text("d")
 >>> _ = store.save_game(game, "me", started="2026-01-01T10:00:00")
 >>> out = export_records(store, "me")
 >>> out.count, out.text.startswith("[Event")
