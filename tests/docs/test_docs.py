@@ -207,7 +207,7 @@ def test_every_public_name_says_what_it_is() -> None:
 
 
 @pytest.mark.parametrize("name", ["devilsgrip", *PUBLIC_MODULES, "devilsgrip.solver.wins",
-                                  "devilsgrip.session"])
+                                  "devilsgrip.session", "devilsgrip.table.records"])
 def test_library_examples_run(name: str) -> None:
     """The examples the library reference shows, from the docstrings, run as written."""
     module = importlib.import_module(name)

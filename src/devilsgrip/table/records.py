@@ -18,8 +18,10 @@ refused whole, and nothing is written.
 >>> out = export_records(store, "me")
 >>> out.count, out.text.startswith("[Event")
 (1, True)
->>> import_records(store, "you", out.text, Words("en")).said
+>>> import_records(store, "me", out.text, Words("en")).said
 'No game imported. 1 game was already kept.'
+>>> import_records(store, "you", out.text, Words("en")).said
+'1 game imported.'
 >>> store.close()
 """
 
