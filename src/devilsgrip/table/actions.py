@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from devilsgrip.game import Game
 from devilsgrip.notation import (
@@ -13,9 +13,6 @@ from devilsgrip.notation import (
 )
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
-
-if TYPE_CHECKING:
-    pass
 from devilsgrip.table.policy import give_up_refusal
 from devilsgrip.table.words import (
     Event,
