@@ -88,7 +88,9 @@ docs: $(TEST_STAMP)
 screenshots: $(TEST_STAMP) browser
 	$(BIN)/python scripts/screenshots.py --out docs/images
 
-test: lint typecheck docs pytest
+# The documentation site is built (warnings as errors) and checked by tests/docs/test_docs.py,
+# so the suite does not build it a second time with `make docs`.
+test: lint typecheck pytest
 
 # The edit-test loop: no browser, no test marked slow, property tests at 20 examples.
 check: lint typecheck
