@@ -456,26 +456,3 @@ def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
     assert words.gettext("It was given up before its first move.") not in \
         table.say_review(review, played, words)
     assert "given up" not in table.say_review(review, played, Words("en"))
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(1, 10_000), st.integers(0, 60), st.sampled_from(["classic", "single-pass"]))
-def test_targets_from_the_moves_given_are_the_games_own(number: int, steps: int,
-                                                       rules: str) -> None:
-    """Every place asked at once from the moves worked out once (as the page's state is
-    made) says what each place asked alone says."""
-    game = Game(number, rules=rules)
-    rng = random.Random(number * 100 + steps)
-    for _ in range(steps):
-        moves = game.generate_moves()
-        if not moves:
-            break
-        game.play(rng.choice(moves))
-    moves = game.generate_moves()
-    words = Words("fr")
-    for place in [*range(len(game.grid)), TALON]:
-        assert table.targets(game, place, moves) == table.targets(game, place)
-        if table.pick_up_refusal(game, place) is None:
-            cells = table.targets(game, place, moves)
-            assert table.say_picked(game, place, words, cells) == table.say_picked(
-                game, place, words)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import codes
@@ -113,12 +113,12 @@ def move_arrow(move: Move) -> tuple[Place, Place]:
     return (move.src, move.dst)
 
 
-def targets(game: Game, place: Place, moves: Sequence[Move] | None = None) -> list[Place]:
-    """The cells a card picked up at ``place`` can be built on now (``moves``: the game's
-    legal moves, when the caller has them already: every place is asked at once)."""
+def targets(game: Game, place: Place) -> list[Place]:
+    """The cells a card picked up at ``place`` can be built on now (every place at once,
+    from the legal moves worked out once: :func:`devilsgrip.table.controller.picking`)."""
     if place != TALON and place >= GRID_SIZE:
         return []
-    legal = game.generate_moves() if moves is None else moves
+    legal = game.generate_moves()
     if place == TALON:
         return [m.dst for m in legal if m.kind == MoveKind.TALON]
     return [m.dst for m in legal if m.kind == MoveKind.BUILD and m.src == place]
