@@ -78,7 +78,7 @@ typecheck: $(TEST_STAMP)
 	$(BIN)/mypy src/devilsgrip
 
 pytest: $(TEST_STAMP) browser axe pyodide
-	$(BIN)/pytest -n 2 $(ARGS)
+	$(BIN)/pytest -n 2 --dist worksteal $(ARGS)
 
 # The documentation site (MkDocs + Material + mkdocstrings) into build/docs/, warnings as errors.
 docs: $(TEST_STAMP)
@@ -94,7 +94,7 @@ test: lint typecheck pytest
 
 # The edit-test loop: no browser, no test marked slow, property tests at 20 examples.
 check: lint typecheck
-	HYPOTHESIS_PROFILE=dev $(BIN)/pytest -n 2 -q -m "not slow and not browser" $(ARGS)
+	HYPOTHESIS_PROFILE=dev $(BIN)/pytest -n 2 --dist worksteal -q -m "not slow and not browser" $(ARGS)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/engine.py

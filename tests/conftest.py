@@ -11,6 +11,13 @@ are checked everywhere and only the depth of the search changes:
 
 No profile has a deadline: on a shared machine the time of one example says
 nothing about the code, and a deadline would only make the suite flaky.
+
+The modules run longest first: those with browser tests, then those with tests
+marked ``slow``, then the rest, each module's tests together and in their order.
+With two workers stealing work from each other (``--dist worksteal``), the last
+tests to run are then short ones, so neither core waits long for the other at
+the end, and a module's browser, server or built site starts once or twice, not
+once per batch of tests.
 """
 
 from __future__ import annotations
@@ -31,8 +38,26 @@ for _name, _cap in CAPS.items():
 settings.load_profile(PROFILE)
 
 
+def _weight(item: pytest.Item) -> int:
+    """0 for a browser test, 1 for a slow one, 2 for the rest."""
+    if item.get_closest_marker("browser") is not None:
+        return 0
+    return 1 if item.get_closest_marker("slow") is not None else 2
+
+
+def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The items, modules ordered by their heaviest test (stable), each module whole."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(str(item.path), []).append(item)
+    order = sorted(modules.values(), key=lambda group: min(map(_weight, group)))
+    return [item for group in order for item in group]
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Cap every property test's own ``max_examples`` at the profile's cap."""
+    """Run the heaviest modules first; cap every property test's own ``max_examples``
+    at the profile's cap."""
+    items[:] = longest_first(items)
     cap = CAPS[PROFILE]
     if cap is None:
         return
