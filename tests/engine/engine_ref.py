@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 RANK_CODES = "23456789TJQK"
 SUIT_CODES = "SHDC"
@@ -28,15 +29,22 @@ def all_cards() -> list[str]:
     return [r + s for _ in range(2) for s in SUIT_CODES for r in RANK_CODES]
 
 
+NEXT = {low: high for chain in CHAINS for low, high in pairwise(chain)}
+"""The rank that goes on each rank in its sequence (a sequence's top has none)."""
+
+
+def next_card(target: str) -> str | None:
+    """The card that may be placed on ``target``: same suit, next in its sequence
+    (None on a sequence's top)."""
+    if target[0] not in RANK_CODES:
+        raise AssertionError(f"bad card {target}")
+    rank = NEXT.get(target[0])
+    return None if rank is None else rank + target[1]
+
+
 def goes_on(card: str, target: str) -> bool:
     """May ``card`` be placed on ``target``: same suit, next in its sequence."""
-    if card[1] != target[1]:
-        return False
-    for chain in CHAINS:
-        i = chain.find(target[0])
-        if i >= 0:
-            return i + 1 < len(chain) and chain[i + 1] == card[0]
-    raise AssertionError(f"bad card {target}")
+    return card == next_card(target)
 
 
 def is_base(card: str) -> bool:
@@ -111,12 +119,12 @@ class RefGame:
         source, target = self.grid[src], self.grid[dst]
         if src == dst or not source or not target:
             return None
-        if self.rules.run:
-            for i, card in enumerate(source):
-                if goes_on(card, target[-1]):
-                    return i
+        wanted = next_card(target[-1])
+        if wanted is None or wanted not in source:
             return None
-        return len(source) - 1 if goes_on(source[-1], target[-1]) else None
+        if self.rules.run:
+            return source.index(wanted)  # the lowest card that goes on the target's top
+        return len(source) - 1 if source[-1] == wanted else None
 
     def moves(self, swaps: bool = False) -> list[str]:
         result: list[str] = []
@@ -129,6 +137,8 @@ class RefGame:
                 if self.grid[d] and goes_on(self.talon[-1], self.grid[d][-1]):
                     result.append("t-" + cell_name(d))
         for s in range(24):
+            if not self.grid[s]:
+                continue  # an empty cell moves nothing (run_start says None)
             for d in range(24):
                 if self.run_start(s, d) is not None:
                     result.append(cell_name(s) + "-" + cell_name(d))
