@@ -24,6 +24,10 @@ def cell_name(i: int) -> str:
     return COLUMN_LETTERS[i % 8] + str(i // 8 + 1)
 
 
+CELLS = {cell_name(i): i for i in range(24)}
+"""Each cell's index by its name."""
+
+
 def all_cards() -> list[str]:
     """The 96 cards: every rank 2..K of every suit, twice."""
     return [r + s for _ in range(2) for s in SUIT_CODES for r in RANK_CODES]
@@ -136,11 +140,11 @@ class RefGame:
             for d in range(24):
                 if self.grid[d] and goes_on(self.talon[-1], self.grid[d][-1]):
                     result.append("t-" + cell_name(d))
+        # the card each pile takes; a build needs it in the source (run_start says the rest)
+        wanted = [next_card(p[-1]) if p else None for p in self.grid]
         for s in range(24):
-            if not self.grid[s]:
-                continue  # an empty cell moves nothing (run_start says None)
             for d in range(24):
-                if self.run_start(s, d) is not None:
+                if wanted[d] in self.grid[s] and self.run_start(s, d) is not None:
                     result.append(cell_name(s) + "-" + cell_name(d))
         if swaps:
             for a in range(24):
@@ -151,7 +155,7 @@ class RefGame:
 
     def apply(self, move: str) -> None:
         """Play a move known to be legal."""
-        cells = {cell_name(i): i for i in range(24)}
+        cells = CELLS
         if move == "d":
             for _ in range(min(self.rules.draw, len(self.stock))):
                 self.talon.append(self.stock.pop())
