@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from devilsgrip.game import Game, View
@@ -37,7 +37,8 @@ SEEN_Z: Final = 2.0
 """How many standard errors of the paired difference the honest player's preferred
 move must beat the played one by for a costly move to count as a mistake."""
 SEEN_SHARE: Final = 0.25
-"""The share of the review's time kept for the verdicts on the costly moves."""
+"""The share of the review's time kept for the verdicts on the costly moves; what they
+leave of it goes back to the rises still open."""
 BACKWARD_SHARE: Final = 0.6
 """The share of the search time for the backward scan, from the end of the game."""
 BACKWARD_CAP: Final = 1.0
@@ -393,9 +394,27 @@ def review_game(
     review = _assemble(game, settled, played, lost_from)
     if judging:
         review = _judge(review, spots, played, deadline, seed)
+        if not all(point.proven for point in settled) and \
+                deadline - time.monotonic() >= LEAST_SOLVE:
+            # the verdicts took less than their share: the rest of it goes to the rises
+            # still open, from what the shared table kept
+            _refine(spots, settled, played, deadline, table, floors)
+            _make_consistent(settled, played, floors)
+            review = _kept_verdicts(_assemble(game, settled, played, lost_from), review)
     review.seconds = time.monotonic() - began
     if progress is not None:
         progress(steps, steps)
+    return review
+
+
+def _kept_verdicts(review: Review, judged: Review) -> Review:
+    """``review`` with the verdicts of ``judged`` (the same game, judged on values found
+    earlier) on the costly moves whose better move is still the same: a verdict weighs
+    the played move against that one alone.  A move costly only now has none."""
+    review.moves = [
+        replace(m, seen=old.seen) if m.cost > 0 and old.cost > 0 and m.better == old.better
+        else m
+        for m, old in zip(review.moves, judged.moves, strict=True)]
     return review
 
 
