@@ -58,6 +58,10 @@ BESIDE_GRACE: Final = 0.5
 """Seconds before the end of the review's searches the win search beside is to end,
 and past it that it is waited for (its halving goes on to the end of its time, and on
 a busy machine a process comes late)."""
+LEFTOVER_MARGIN: Final = 0.5
+"""Seconds before the review's end the searches given what the verdicts left stop: a
+search stops only between nodes and then realizes its line, and on a busy machine a
+process comes late (without the margin, reviews ended up to half a second late)."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -395,10 +399,10 @@ def review_game(
     if judging:
         review = _judge(review, spots, played, deadline, seed)
         if not all(point.proven for point in settled) and \
-                deadline - time.monotonic() >= LEAST_SOLVE:
+                deadline - LEFTOVER_MARGIN - time.monotonic() >= LEAST_SOLVE:
             # the verdicts took less than their share: the rest of it goes to the rises
             # still open, from what the shared table kept
-            _refine(spots, settled, played, deadline, table, floors)
+            _refine(spots, settled, played, deadline - LEFTOVER_MARGIN, table, floors)
             _make_consistent(settled, played, floors)
             review = _kept_verdicts(_assemble(game, settled, played, lost_from), review)
     review.seconds = time.monotonic() - began

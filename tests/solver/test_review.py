@@ -177,11 +177,12 @@ def test_the_time_the_verdicts_leave_goes_to_the_values_still_open(
     monkeypatch.setattr(devilsgrip.review, "_judge", lambda review, *args: review)
     game = play_game(Game(84), "greedy")
     start = time.monotonic()
-    review = review_game(game, time_limit=2.0)
+    review = review_game(game, time_limit=4.0)
     _consistent(review, game)
     assert review.proven_share < 1.0
     assert len(tries) == 2 and tries[0] < tries[1]
-    assert tries[1] == pytest.approx(start + 2.0, abs=0.1)  # the review's end
+    # the review's end, less the margin a search may take to stop
+    assert tries[1] == pytest.approx(start + 4.0 - devilsgrip.review.LEFTOVER_MARGIN, abs=0.1)
 
 
 def test_a_verdict_is_kept_while_the_better_move_it_weighed_is_the_same() -> None:
