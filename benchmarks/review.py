@@ -10,8 +10,12 @@ review.  Prints, per player, the number of games and moves, the median and
 worst seconds of a review, the share of values proven (and the games with every
 value proven), how many games had a
 first lost win, and the seconds as multiples of the baseline timed first in
-the same process (``benchmarks/reference.py``).  The target: a classic game of
-about 200 moves reviewed with every value proven within 10 s on this machine.
+the same process (``benchmarks/reference.py``), with the processor time the reviews
+used (their own and the win search's beside them) and the load average; ``-v`` prints
+the same for each game, with the positions its review left open.  On a busy machine
+a review of 10 s gets much less than 10 s of processor time, so read its share of
+values proven beside them.  The target: a classic game of about 200 moves reviewed
+with every value proven within 10 s on this machine.
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ def main() -> None:
               f"{len(seconds)} games, {moves} moves, review median {median:.2f} s, "
               f"worst {max(seconds):.2f} s, proven {statistics.mean(proven):.1%} "
               f"(every value in {sum(1 for x in proven if x == 1.0)} games), "
-              f"first lost win in {lost}, processor {sum(processor):.0f} s in all "
+              f"first lost win in {lost}, processor {sum(processor):.1f} s in all "
               f"(median {statistics.median(processor):.2f} s, load at the end "
               f"{os.getloadavg()[0]:.2f})  "
               f"(median {median / reference:.0f}x baseline, worst "
