@@ -13,7 +13,6 @@ from devilsgrip.notation import (
 )
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
-from devilsgrip.table.policy import give_up_refusal
 from devilsgrip.table.words import (
     Event,
 )
@@ -27,14 +26,6 @@ def act(game: Game, move: Move) -> Event:
 
 Action = Callable[[], Event]
 """An action at the table that tells what happened (or raises the reason it is refused)."""
-
-
-def give_up(session: PlaySession) -> Event:
-    problem = give_up_refusal(session)
-    if problem is not None:
-        raise problem
-    session.give_up()
-    return Event("giveup")
 
 
 def close(session: PlaySession) -> str:
