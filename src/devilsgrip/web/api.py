@@ -34,7 +34,7 @@ from devilsgrip import codes, i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.game import Game, Rating, Status
+from devilsgrip.game import Game, Rating, Status, View
 from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
 from devilsgrip.table import ANIMATIONS
@@ -53,7 +53,6 @@ from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.jobs import ReviewJob
 from devilsgrip.web.responses import WebError, shown
-from devilsgrip.web.views import view_dict
 
 if TYPE_CHECKING:
     from devilsgrip.table.controller import Review
@@ -67,6 +66,30 @@ Handler = Callable[[WebState, Browser, Call, Tr], dict[str, Any]]
 PublicHandler = Callable[[WebState, Call, Tr], dict[str, Any]]
 
 _REFUSAL_STATUS: Final = {"illegal": 409, "changed": 409, "input": 400, "store": 503}
+
+
+def view_dict(view: View) -> dict[str, Any]:
+    """``view`` as JSON-ready data (card codes and move texts); it never contains the
+    order of unseen stock cards."""
+    return {
+        "rules": view.rules.text,
+        "grid": [[CARD_CODES[c] for c in pile] for pile in view.grid],
+        "talon": [CARD_CODES[c] for c in view.talon],
+        "stock": view.stock_count,
+        "stock_order": (
+            None if view.stock_order is None else [CARD_CODES[c] for c in view.stock_order]
+        ),
+        "unseen": [CARD_CODES[c] for c in view.unseen],
+        "redeals_done": view.redeals_done,
+        "redeals_left": view.redeals_left,
+        "moves": view.moves_played,
+        "score": view.score,
+        "rating": view.rating.value,
+        "over": view.over,
+        "won": view.won,
+        "given_up": view.given_up,
+        "legal": [m.text() for m in view.legal],
+    }
 
 
 def _rating_line(snap: Snapshot, words: Tr) -> str:
