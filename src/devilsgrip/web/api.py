@@ -37,18 +37,13 @@ from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status, View
 from devilsgrip.i18n import N_
 from devilsgrip.notation import Move
+from devilsgrip.rules import Rules
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line, search_hint
 from devilsgrip.table.records import export_records, import_records, refusal_line
 from devilsgrip.web import reviews
-from devilsgrip.web.bodies import (
-    MAX_IMPORT_BODY,
-    bool_field,
-    only_keys,
-    rules_field,
-    string_field,
-)
+from devilsgrip.web.bodies import MAX_IMPORT_BODY
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
 from devilsgrip.web.jobs import ReviewJob
@@ -66,6 +61,40 @@ Handler = Callable[[WebState, Browser, Call, Tr], dict[str, Any]]
 PublicHandler = Callable[[WebState, Call, Tr], dict[str, Any]]
 
 _REFUSAL_STATUS: Final = {"illegal": 409, "changed": 409, "input": 400, "store": 503}
+
+
+# ----------------------------------------------------------------- the fields of a call
+def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise WebError(400, codes.UNKNOWN_FIELD, N_("unknown field '{field}'"),
+                           field=shown(key))
+
+
+def string_field(data: Mapping[str, Any], key: str, limit: int) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise WebError(400, codes.BAD_FIELD,
+                       N_("'{field}' must be text of at most {limit} characters"),
+                       field=key, limit=limit)
+    return value
+
+
+def rules_field(value: str | None) -> str | None:
+    if value is None:
+        return None
+    return str(Rules.parse(value))
+
+
+def bool_field(data: Mapping[str, Any], key: str) -> bool | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise WebError(400, codes.BAD_FIELD, N_("'{field}' must be true or false"), field=key)
+    return value
 
 
 def view_dict(view: View) -> dict[str, Any]:
