@@ -622,13 +622,8 @@ class Table:
         return self._do(act)
 
     def give_up(self) -> Outcome:
-        def act() -> Event:
-            problem = give_up_refusal(self.session)
-            if problem is not None:
-                raise problem
-            self.session.give_up()
-            return Event("giveup")
-        return self._do(act)
+        """Give up this game (refused once it is won or its result stands)."""
+        return self._do(lambda: give_up(self.session))
 
     # ------------------------------------------------------------- games
     def _switch(self, session: PlaySession, event: Event) -> Event:
