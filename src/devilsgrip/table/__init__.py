@@ -25,8 +25,8 @@ in between is made here once, on top of the engine and the
 
 from __future__ import annotations
 
-from devilsgrip.notation import DEAL as DEAL
-from devilsgrip.notation import REDEAL as REDEAL
+from devilsgrip.game import DEAL as DEAL
+from devilsgrip.game import REDEAL as REDEAL
 from devilsgrip.table.actions import (
     Action as Action,
 )

@@ -7,10 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from devilsgrip.game import Game
-from devilsgrip.notation import (
-    Move,
-)
+from devilsgrip.game import Game, Move
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.table.words import (

@@ -34,9 +34,8 @@ from typing import TYPE_CHECKING, Any, Final
 from devilsgrip import codes
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
-from devilsgrip.game import Game, View
+from devilsgrip.game import DEAL, REDEAL, Game, Move, MoveKind, View, grid_build, swap, talon_build
 from devilsgrip.i18n import N_
-from devilsgrip.notation import DEAL, REDEAL, Move, MoveKind, grid_build, swap, talon_build
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.store import StoreError

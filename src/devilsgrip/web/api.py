@@ -34,9 +34,8 @@ from devilsgrip import codes, i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.game import Game, Rating, Status, View
+from devilsgrip.game import Game, Move, Rating, Status, View
 from devilsgrip.i18n import N_
-from devilsgrip.notation import Move
 from devilsgrip.rules import Rules
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
