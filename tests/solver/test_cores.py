@@ -23,9 +23,12 @@ from hypothesis import strategies as st
 from devilsgrip import cli
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS
 from devilsgrip.game import Game
+from devilsgrip.notation import MoveKind
 from devilsgrip.solver import core, portfolio
 from devilsgrip.solver.bounds import bases_unmatched
 from devilsgrip.solver.clairvoyant import new_search, solve
+from devilsgrip.solver.players import candidate_moves, honest_move, information_state
+from devilsgrip.solver.rollouts import model_move, order_scores, rollout_scores, table_of
 from devilsgrip.solver.search import SharedTable
 from devilsgrip.solver.winnable import Relaxation, prove_winnable
 from devilsgrip.solver.wins import can_win
@@ -296,3 +299,72 @@ def test_whole_deals_relax_alike() -> None:
             assert pure == compiled, (number, rules)
             seen.add(pure[0])
     assert seen == {True, False, None}
+
+
+ROLLOUT_RULES = ["single-pass", "literal", "single-pass,move_unit=card", "literal,move_unit=run",
+                 "literal,draw=1", "single-pass,fill_from_talon=false"]
+
+
+def one_pass_game(number: int, rules: str, picks: list[int]) -> Game:
+    """Deal ``number`` after the random legal moves ``picks`` choose (no swap, no redeal)."""
+    game = Game(number, rules=rules)
+    for pick in picks:
+        legal = [m for m in game.generate_moves(swaps=False) if m.kind != MoveKind.REDEAL]
+        if not legal:
+            break
+        game.push(legal[pick % len(legal)])
+    return game
+
+
+@needs_compiled
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(1, 10**6), rules=st.sampled_from(ROLLOUT_RULES),
+       picks=st.lists(st.integers(0, 10**6), max_size=120), order=st.randoms(use_true_random=False),
+       horizon=st.sampled_from([0, 1, 5, 30, 10**6]))
+def test_rollouts_of_one_order_agree(number: int, rules: str, picks: list[int],
+                                     order: random.Random, horizon: int) -> None:
+    """Every candidate move's rollout on one stock order: the same scores and steps."""
+    game = one_pass_game(number, rules, picks)
+    view = game.view(with_legal=False)
+    moves = [model_move(m) for m in candidate_moves(view.grid, view.talon, view.stock_count, view)
+             if m.kind != MoveKind.REDEAL]
+    stock = list(view.unseen)
+    order.shuffle(stock)
+    root = table_of(view, stock)
+    before = root.copy()
+    pure, compiled = both(lambda: order_scores(root, moves, horizon))
+    assert pure == compiled, game.position()
+    assert root == before  # the root is read, not played on
+    assert len(pure[0]) == len(moves)
+
+
+@needs_compiled
+@pytest.mark.parametrize("rules", ROLLOUT_RULES)
+@pytest.mark.parametrize("number", [3, 4])
+def test_the_honest_player_rolls_out_alike(number: int, rules: str) -> None:
+    """The rollouts' scores over many orders, and the move chosen, on whole games."""
+    game = one_pass_game(number, rules, list(range(7, 200, 37)))
+    view = game.view(with_legal=False)
+    moves = [m for m in candidate_moves(view.grid, view.talon, view.stock_count, view)
+             if m.kind != MoveKind.REDEAL]
+    pure, compiled = both(lambda: rollout_scores(view, moves, random.Random(number), 20_000))
+    assert pure == compiled
+    info = information_state(game)
+    pure_move, compiled_move = both(lambda: honest_move(info, number, 0.05, 6))
+    assert pure_move == compiled_move
+
+
+@needs_compiled
+def test_the_compiled_rollouts_refuse_what_is_no_position() -> None:
+    """A cell that is no pile, a move the position does not allow: a ValueError, no crash."""
+    compiled = importlib.import_module("devilsgrip.solver._core")
+    root = table_of(Game(5, rules="single-pass").view(with_legal=False), list(range(3)))
+    args = (root.stock, root.talon, True, True, 3, 100)
+    assert compiled.rollouts(root.cells, root.stock, root.talon, [(2, -1, -1)], *args[2:])
+    bad_cells = [*root.cells[:-1], 47 * N_CARDS]  # a pile from a king down to an ace
+    with pytest.raises(ValueError, match="no pile code"):
+        compiled.rollouts(bad_cells, *args[:2], [(2, -1, -1)], *args[2:])
+    with pytest.raises(ValueError, match="no move of the model"):
+        compiled.rollouts(root.cells, *args[:2], [(1, 0, 0)], *args[2:])
+    with pytest.raises(ValueError, match="no move of the model"):
+        compiled.rollouts(root.cells, [], root.talon, [(2, -1, -1)], *args[2:])
