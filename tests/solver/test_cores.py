@@ -21,14 +21,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from devilsgrip import cli
-from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS
+from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
 from devilsgrip.game import Game
 from devilsgrip.notation import MoveKind
 from devilsgrip.solver import core, portfolio, rollouts
 from devilsgrip.solver.bounds import bases_unmatched
 from devilsgrip.solver.clairvoyant import new_search, solve
 from devilsgrip.solver.players import candidate_moves, honest_move, information_state
-from devilsgrip.solver.rollouts import model_move, order_scores, rollout_scores, table_of
+from devilsgrip.solver.rollouts import (
+    ModelMove,
+    Table,
+    model_move,
+    order_scores,
+    rollout_scores,
+    table_of,
+)
 from devilsgrip.solver.search import SharedTable
 from devilsgrip.solver.winnable import Relaxation, prove_winnable
 from devilsgrip.solver.wins import can_win
@@ -357,6 +364,47 @@ def test_the_honest_player_rolls_out_alike(number: int, rules: str,
     info = information_state(game)
     pure_move, compiled_move = both(lambda: honest_move(info, number, 0.05, 6))
     assert pure_move == compiled_move
+
+
+def random_table(rng: random.Random, run: bool) -> tuple[Table, list[ModelMove]]:
+    """A model position of piles drawn at random (not always one a game reaches, which
+    tries the base policy's corners: long runs of peels, spaces left empty), and every
+    move of the model there."""
+    cells = []
+    for _ in range(GRID_SIZE):
+        if rng.random() < 0.15:
+            cells.append(-1)
+            continue
+        b = rng.randrange(N_CARDS)
+        top = b + 3 * rng.randrange((11 - b % 12) // 3 + 1)
+        cells.append(b * N_CARDS + top)
+    stock = [rng.randrange(N_CARDS) for _ in range(rng.randrange(30))]
+    talon = [rng.randrange(N_CARDS) for _ in range(rng.randrange(20))]
+    t = Table(cells, stock, talon, run, rng.random() < 0.5, rng.choice([1, 3]))
+    moves: list[ModelMove] = [(2, -1, -1)] if stock else []
+    for d in range(GRID_SIZE):
+        if cells[d] < 0:
+            continue
+        if talon and PREV[talon[-1]] == cells[d] % N_CARDS:
+            moves.append((0, -1, d))
+        moved = cells[d] % N_CARDS + 3
+        for s in range(GRID_SIZE):
+            if s != d and cells[s] >= 0 and moved % 12 >= 3 and (
+                    cells[s] // N_CARDS <= moved <= cells[s] % N_CARDS) and (
+                    (moved - cells[s] // N_CARDS) % 3 == 0):
+                moves.append((1, s, d))
+    return t, moves[:64]
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(rng=st.randoms(use_true_random=False), run=st.booleans(),
+       horizon=st.sampled_from([3, 40, 10**6]))
+def test_rollouts_of_random_tables_agree(rng: random.Random, run: bool, horizon: int) -> None:
+    """The base policy's corners, on positions of random piles: the same scores and steps."""
+    root, moves = random_table(rng, run)
+    pure, compiled = both(lambda: order_scores(root, moves, horizon))
+    assert pure == compiled, (root, moves)
 
 
 @needs_compiled
