@@ -43,8 +43,7 @@ from collections import Counter
 
 from reference import reference_seconds
 
-from devilsgrip.game import Game
-from devilsgrip.notation import MoveKind
+from devilsgrip.game import Game, MoveKind
 from devilsgrip.solver import clairvoyant, core, play_game
 from devilsgrip.solver.players import candidate_moves
 from devilsgrip.solver.portfolio import solve

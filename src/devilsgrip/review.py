@@ -20,8 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from devilsgrip.game import Game, View
-from devilsgrip.notation import Move
+from devilsgrip.game import Game, Move, View
 from devilsgrip.solver import sample_game, solve
 from devilsgrip.solver.clairvoyant import shares_table
 from devilsgrip.solver.limits import check_time_limit

@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 
 from devilsgrip import cli
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
-from devilsgrip.game import Game
-from devilsgrip.notation import MoveKind
+from devilsgrip.game import Game, MoveKind
 from devilsgrip.solver import core, portfolio, rollouts
 from devilsgrip.solver.bounds import bases_unmatched
 from devilsgrip.solver.clairvoyant import new_search, solve

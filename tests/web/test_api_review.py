@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from devilsgrip.game import Game
 from devilsgrip.solver import play_game
+from devilsgrip.web.api import view_dict
 from devilsgrip.web.server import COOKIE_NAME, ServerOptions, create_app
-from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DONE_KEYS = {"status", "id", "review", "proven_share", "story", "number", "deal", "rules",

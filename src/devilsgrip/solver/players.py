@@ -12,17 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from devilsgrip.cards import GRID_SIZE, PREV
-from devilsgrip.game import Game, View
-from devilsgrip.notation import (
-    DEAL,
-    GRID_BUILDS,
-    REDEAL,
-    TALON_BUILDS,
-    Move,
-    MoveKind,
-    format_cards,
-)
+from devilsgrip.cards import GRID_SIZE, PREV, format_cards
+from devilsgrip.game import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Game, Move, MoveKind, View
 from devilsgrip.solver.clairvoyant import solve
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.rollouts import rollout_scores, steps_per_second

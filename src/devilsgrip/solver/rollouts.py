@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, NEXT, PREV
-from devilsgrip.game import View
-from devilsgrip.notation import Move, MoveKind
+from devilsgrip.game import Move, MoveKind, View
 from devilsgrip.solver import core
 from devilsgrip.solver.grids import pile_code
 
