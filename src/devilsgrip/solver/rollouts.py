@@ -22,20 +22,14 @@ PEELS_BETWEEN_ENTRIES: Final = 4
 card in) between two cards entering: two peels can undo each other."""
 ROLLOUT_STEPS_PER_SECOND: Final = 120_000
 """The budget of rollout steps (moves of the model) per second of thinking in ``run``
-mode with the pure-Python core (the in-browser build's): a cautious rate on a busy
-machine, about 0.55 of the 218,000 a second ``benchmarks/solver.py --cores`` measures."""
+mode: a cautious rate on a busy machine for the pure-Python core (about 0.55 of the
+218,000 a second of processor time ``benchmarks/solver.py --cores`` measures; the
+compiled core runs 3.5 million).  Both cores, and so the in-browser build, think with
+this budget and choose the same moves: 17 times the budget (what a second buys in
+the compiled core) played no better on deals 6001-6040 (docs/STATISTICS.md)."""
 ROLLOUT_STEPS_PER_SECOND_CARD: Final = 60_000
 """The same in ``card`` mode, where the base policy looks for a peel at most steps
 (0.45 of the 137,000 measured)."""
-COMPILED_STEPS_PER_SECOND: Final = 2_000_000
-"""The same with the compiled core, whose rollouts run 16-26 times as fast: about 0.55
-of the 3.5 million steps a second of processor time measured in either mode, the
-shuffles of the stock orders (in Python, so that both cores draw the same orders)
-included.  A second of thinking buys 17 times the pure core's ``run``-mode sample;
-the in-browser build keeps the pure core's budget, so its decisions take no longer
-(the same budget gives the same move in both cores)."""
-COMPILED_STEPS_PER_SECOND_CARD: Final = 2_000_000
-"""The same in ``card`` mode with the compiled core (33 times the pure core's)."""
 LEAST_ROLLOUTS: Final = 8
 """Each move is rolled out on at least this many stock orders."""
 
@@ -253,11 +247,8 @@ def order_scores(root: Table, moves: Sequence[ModelMove], horizon: int) -> tuple
 
 
 def steps_per_second(run: bool) -> int:
-    """The budget of rollout steps a second of thinking buys with the core that runs
-    (:data:`ROLLOUT_STEPS_PER_SECOND` and the rest)."""
-    if core.compiled() is None:
-        return ROLLOUT_STEPS_PER_SECOND if run else ROLLOUT_STEPS_PER_SECOND_CARD
-    return COMPILED_STEPS_PER_SECOND if run else COMPILED_STEPS_PER_SECOND_CARD
+    """The budget of rollout steps a second of thinking buys (the same in both cores)."""
+    return ROLLOUT_STEPS_PER_SECOND if run else ROLLOUT_STEPS_PER_SECOND_CARD
 
 
 def rollout_scores(view: View, moves: Sequence[Move], rng: random.Random, steps: int,
