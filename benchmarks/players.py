@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/players.py [--first 1] [--last 200] [--rules classic]
         [--players greedy,honest,clairvoyant] [--time-limit 1.0] [--samples 6] [-v]
+        [--out results.jsonl]
 
 ``--time-limit`` is the honest player's thinking time per decision (the default
 is that of ``devilsgrip autoplay``) and the clairvoyant solver's time per solve.
@@ -11,17 +12,25 @@ with ``-v`` every deal prints its scores, and a summary is printed at the end
 (also on Ctrl-C).  The summary gives each player's mean score, win rate and
 seconds a move, and each player's paired difference from the first one (its
 score less the first player's, deal by deal) with a 95% interval (Student's t).
+The seconds are wall-clock and processor time (the thinking is budgeted in work, so
+on a shared machine the processor time is the one that tells what a decision costs).
+With ``--out`` each deal's result is appended to a JSON-lines file as soon as it is
+played, and a deal already there (for the same rules, players, time limit, samples
+and core) is read back instead of played again: a stopped run resumes where it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import time
+from pathlib import Path
+from typing import Any
 
 from devilsgrip.game import Game
-from devilsgrip.solver import play_game
+from devilsgrip.solver import core, play_game
 
 T_975: dict[int, float] = {
     1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
@@ -45,7 +54,8 @@ def interval(diffs: list[int]) -> tuple[float, float, float]:
 
 
 def summary(players: list[str], scores: dict[str, list[int]], first: int, rules: str,
-            spent: dict[str, float], moves: dict[str, int]) -> None:
+            spent: dict[str, float], moves: dict[str, int],
+            processor: dict[str, float]) -> None:
     for player in players:
         got = scores[player]
         if not got:
@@ -55,7 +65,9 @@ def summary(players: list[str], scores: dict[str, list[int]], first: int, rules:
               f"mean score {statistics.mean(got):.2f}  "
               f"win rate {100 * wins / len(got):.1f}%  "
               f"({spent[player] / len(got):.1f} s a game, "
-              f"{spent[player] / max(1, moves[player]):.3f} s a move)", flush=True)
+              f"{spent[player] / max(1, moves[player]):.3f} s a move; processor time "
+              f"{processor[player] / len(got):.1f} s a game, "
+              f"{processor[player] / max(1, moves[player]):.3f} s a move)", flush=True)
     honest = sum(s == 0 for s in scores.get("honest", []))
     clair = sum(s == 0 for s in scores.get("clairvoyant", []))
     if clair and "honest" in scores and len(scores["honest"]) == len(scores["clairvoyant"]):
@@ -72,6 +84,14 @@ def summary(players: list[str], scores: dict[str, list[int]], first: int, rules:
               f"[{low:+.2f}, {high:+.2f}] over {count} deals", flush=True)
 
 
+def played_before(path: Path | None, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The deals of ``path`` (JSON lines) played with the settings ``key``, by number."""
+    if path is None or not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {row["deal"]: row for row in rows if all(row.get(k) == v for k, v in key.items())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", type=int, default=1)
@@ -80,29 +100,47 @@ def main() -> None:
     parser.add_argument("--players", default="greedy,honest,clairvoyant")
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--samples", type=int, default=6)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="a JSON-lines file: each deal's result, appended as it is played")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     players = args.players.split(",")
+    key = {"rules": args.rules, "players": players, "time_limit": args.time_limit,
+           "samples": args.samples, "core": core.name()}
+    before = played_before(args.out, key)
     scores: dict[str, list[int]] = {p: [] for p in players}
     spent = dict.fromkeys(players, 0.0)
+    processor = dict.fromkeys(players, 0.0)
     moves = dict.fromkeys(players, 0)
     try:
         for number in range(args.first, args.last + 1):
-            row = []
+            row = before.get(number)
+            if row is None:
+                row = {"deal": number, **key, "score": {}, "seconds": {}, "processor": {},
+                       "moves": {}}
+                for player in players:
+                    start, start_processor = time.perf_counter(), time.process_time()
+                    game = play_game(Game(number, rules=args.rules), player,
+                                     time_limit=args.time_limit, samples=args.samples)
+                    row["seconds"][player] = time.perf_counter() - start
+                    row["processor"][player] = time.process_time() - start_processor
+                    assert game.is_over()
+                    row["score"][player] = game.score
+                    row["moves"][player] = game.moves_played
+                if args.out is not None:
+                    with args.out.open("a") as out:
+                        out.write(json.dumps(row) + "\n")
             for player in players:
-                start = time.perf_counter()
-                game = play_game(Game(number, rules=args.rules), player,
-                                 time_limit=args.time_limit, samples=args.samples)
-                spent[player] += time.perf_counter() - start
-                moves[player] += game.moves_played
-                assert game.is_over()
-                scores[player].append(game.score)
-                row.append(f"{player} {game.score}")
+                spent[player] += row["seconds"][player]
+                processor[player] += row["processor"][player]
+                moves[player] += row["moves"][player]
+                scores[player].append(row["score"][player])
             if args.verbose:
-                print(f"  deal {number}: {', '.join(row)}", flush=True)
+                told = ", ".join(f"{p} {row['score'][p]}" for p in players)
+                print(f"  deal {number}: {told}", flush=True)
     except KeyboardInterrupt:
         print("interrupted: results over the deals finished so far", flush=True)
-    summary(players, scores, args.first, args.rules, spent, moves)
+    summary(players, scores, args.first, args.rules, spent, moves, processor)
 
 
 if __name__ == "__main__":

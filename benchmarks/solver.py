@@ -4,6 +4,7 @@
         [--presets classic,single-pass,literal] [--time-limit classic=1,single-pass=10,literal=10]
     .venv/bin/python benchmarks/solver.py --cores [--first 501] [--last 520]
         [--nodes classic=200000,single-pass=30000,literal=30000] [--greedy-at 0.6]
+        [--rollout-steps 60000] [--rollout-every 5]
 
 Prints per preset: the resolved share (a win found, or at least one card
 proven to stay out), the proven and won shares, median and 95th-percentile
@@ -22,11 +23,19 @@ one, which must do exactly the same work (score, bound, nodes, line); printed pe
 preset are the nodes per second of each core and their ratio, and per deal with
 ``-v``.  ``--greedy-at 0.6`` takes instead the position of the greedy player's game
 of each deal after 60% of its moves (where a classic review's hard proofs are).
+In the presets with no redeal (``single-pass``, ``literal``) ``--cores`` also times the
+honest player's rollouts (:mod:`devilsgrip.solver.rollouts`) in both cores: at the
+positions of each deal's greedy game where the honest player rolls out (every
+``--rollout-every``-th of them), the candidate moves judged with a budget of
+``--rollout-steps`` model moves, which must give the same scores in both cores;
+printed are the rollout moves per second of processor time of each core and their
+ratio (what a second of thinking buys, shuffles of the stock orders included).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -34,13 +43,19 @@ from collections import Counter
 
 from reference import reference_seconds
 
-from devilsgrip.game import Game
+from devilsgrip.game import Game, MoveKind
 from devilsgrip.solver import clairvoyant, core, play_game
+from devilsgrip.solver.players import candidate_moves
 from devilsgrip.solver.portfolio import solve
+from devilsgrip.solver.rollouts import rollout_scores
 
 DEFAULT_LIMITS = {"classic": 1.0, "single-pass": 10.0, "literal": 10.0}
 DEFAULT_NODES = {"classic": 200_000, "single-pass": 30_000, "literal": 30_000}
 """Node budgets a deal for ``--cores`` (a classic deal mostly needs far fewer)."""
+ROLLOUT_STEPS = 60_000
+"""The rollout budget of a decision for ``--cores`` (half a second of the pure core's
+``run``-mode budget)."""
+ONE_PASS = ("single-pass", "literal")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -141,6 +156,47 @@ def compare_cores(preset: str, deals: range, nodes: int, verbose: bool,
           f"ratio {compiled_rate / max(pure_rate, 1e-9):.1f}x", flush=True)
 
 
+def compare_rollouts(preset: str, deals: range, steps: int, every: int,
+                     verbose: bool) -> None:
+    """Both cores' rollouts on the same positions with the same budget: rollout moves per
+    second of processor time and their ratio."""
+    seconds = {core.PYTHON: 0.0, core.COMPILED: 0.0}
+    decisions = 0
+    for number in deals:
+        greedy = play_game(Game(number, rules=preset), "greedy")
+        game = Game(number, rules=preset)
+        choices = 0
+        for move in greedy.move_stack:
+            view = game.view(with_legal=False)
+            moves = [m for m in candidate_moves(view.grid, view.talon, view.stock_count, view)
+                     if m.kind != MoveKind.REDEAL]
+            game.push(move)
+            if len(moves) < 2:
+                continue
+            choices += 1
+            if choices % every:
+                continue
+            answers = {}
+            for name in seconds:
+                with core.using(name):
+                    start = time.process_time()
+                    answers[name] = rollout_scores(view, moves, random.Random(number), steps)
+                    seconds[name] += time.process_time() - start
+            if answers[core.PYTHON] != answers[core.COMPILED]:
+                sys.exit(f"deal {number} {preset} after {game.moves_played - 1} moves: the "
+                         f"cores' rollouts differ")
+            decisions += 1
+        if verbose:
+            print(f"  {preset} {number}: {choices} decisions, {choices // every} timed",
+                  flush=True)
+    pure_rate = decisions * steps / max(seconds[core.PYTHON], 1e-9)
+    compiled_rate = decisions * steps / max(seconds[core.COMPILED], 1e-9)
+    print(f"{preset:12} rollouts at {decisions} decisions of greedy games {deals.start}.."
+          f"{deals.stop - 1}  budget {steps:,} moves, the same scores in both cores  "
+          f"pure Python {pure_rate:,.0f} moves/s  compiled {compiled_rate:,.0f} moves/s  "
+          f"ratio {compiled_rate / max(pure_rate, 1e-9):.1f}x (processor time)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first", type=int, default=1)
@@ -156,6 +212,10 @@ def main() -> None:
     parser.add_argument("--greedy-at", type=float, default=0.0,
                         help="with --cores, positions of greedy games after this share of "
                         "their moves (0: the deals)")
+    parser.add_argument("--rollout-steps", type=int, default=ROLLOUT_STEPS,
+                        help="with --cores, the rollout budget of a decision")
+    parser.add_argument("--rollout-every", type=int, default=5,
+                        help="with --cores, time every this-many-th decision's rollouts")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     if args.cores:
@@ -171,6 +231,9 @@ def main() -> None:
         for preset in args.presets.split(","):
             compare_cores(preset, range(args.first, args.last + 1, args.step),
                           budgets.get(preset, 30_000), args.verbose, args.greedy_at)
+            if preset in ONE_PASS:
+                compare_rollouts(preset, range(args.first, args.last + 1, args.step),
+                                 args.rollout_steps, args.rollout_every, args.verbose)
         return
     limits = dict(DEFAULT_LIMITS)
     for item in filter(None, args.time_limit.split(",")):

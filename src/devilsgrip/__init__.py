@@ -6,7 +6,16 @@
 Move.from_text('d')
 """
 
-from devilsgrip.cards import Card, card_code, card_name, numbered_deck
+from devilsgrip.cards import (
+    Card,
+    card_code,
+    card_name,
+    format_deck,
+    numbered_deck,
+    parse_card,
+    parse_cell,
+    parse_deck,
+)
 from devilsgrip.errors import (
     CardError,
     DeckError,
@@ -18,22 +27,21 @@ from devilsgrip.errors import (
     RecordError,
     RulesError,
 )
-from devilsgrip.game import Game, LegalMoves, Rating, Status, View
-from devilsgrip.notation import (
+from devilsgrip.game import (
     DEAL,
     REDEAL,
+    Game,
+    LegalMoves,
     Move,
     MoveKind,
-    format_deck,
-    format_moves,
+    Rating,
+    Status,
+    View,
     grid_build,
-    parse_card,
-    parse_cell,
-    parse_deck,
-    parse_moves,
     swap,
     talon_build,
 )
+from devilsgrip.notation import format_moves, parse_moves
 from devilsgrip.rules import PRESETS, Rules
 
 __version__ = "0.1.0"

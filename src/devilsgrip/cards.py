@@ -1,4 +1,5 @@
-"""Cards, the 96-card deck and numbered deals.
+"""Cards, the 96-card deck and numbered deals; the cells' names and the cards' and decks'
+text forms.
 
 A card is a small int ``0 <= card < 48``: ``card = suit * 12 + (rank - 2)``
 with suits in the order spades, hearts, diamonds, clubs and ranks 2 .. 13
@@ -32,8 +33,13 @@ row, the 25th is the top of the stock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import Final
+
+from devilsgrip import codes
+from devilsgrip.errors import CardError, DeckError, MoveError
 
 Card = int
 """A card: an int ``0 <= card < 48``, ``suit * 12 + rank - 2`` (both copies share it)."""
@@ -209,3 +215,92 @@ CELL_NAMES: Final[tuple[str, ...]] = tuple(
     "abcdefgh"[i % COLUMNS] + str(i // COLUMNS + 1) for i in range(GRID_SIZE)
 )
 """``a1`` .. ``h1``, ``a2`` .. ``h3``: cell ``i`` is column ``i % 8``, row ``i // 8``."""
+CELL_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
+"""Each cell's index in the grid, by its name (``"a1"`` is 0, ``"h3"`` is 23)."""
+
+
+def parse_cell(text: str) -> int:
+    """Cell index (0 .. 23) of ``a1`` .. ``h3``; raises :class:`MoveError`."""
+    cell = CELL_INDEX.get(text.strip().lower())
+    if cell is None:
+        raise MoveError(
+            codes.CELL_UNKNOWN, f"unknown cell '{text}' (cells are a1 .. h3)", cell=text
+        )
+    return cell
+
+
+def parse_card(text: str) -> Card:
+    """The card named by ``text``; raises :class:`CardError`."""
+    card = parse_card_or_none(text)
+    if card is None:
+        raise CardError(codes.CARD_UNKNOWN, f"unknown card '{text}'", card=text)
+    return card
+
+
+SEPARATORS: Final = re.compile(r"[\s,]+")
+"""What separates the items of a list written as text (a deck string, a list of moves):
+spaces or commas."""
+
+
+def parse_deck(text: str) -> list[Card]:
+    """A deck string: 96 card codes separated by spaces; raises :class:`DeckError`.
+
+    The first 24 fill the grid row by row, the rest are the stock from its top.
+    """
+    tokens = [t for t in SEPARATORS.split(text.strip()) if t]
+    cards: list[Card] = []
+    for pos, token in enumerate(tokens, start=1):
+        card = parse_card_or_none(token)
+        if card is None:
+            raise DeckError(
+                codes.DECK_UNKNOWN_CARD,
+                f"position {pos}: unknown card '{token}'",
+                position=pos,
+                card=token,
+            )
+        cards.append(card)
+    problems: list[str] = []
+    if len(cards) != DECK_SIZE:
+        problems.append(f"{len(cards)} cards, expected {DECK_SIZE}")
+    counts = Counter(cards)
+    wrong = [
+        (c, counts.get(c, 0)) for c in range(len(CARD_CODES)) if counts.get(c, 0) != 2
+    ]
+    if wrong:
+        problems.append(", ".join(f"{CARD_CODES[c]} {_times(n)}" for c, n in wrong))
+    if problems:
+        raise DeckError(
+            codes.DECK_WRONG_CARDS,
+            "; ".join(problems),
+            count=len(cards),
+            wrong={CARD_CODES[c]: n for c, n in wrong},
+        )
+    return cards
+
+
+def _times(n: int) -> str:
+    if n == 0:
+        return "is missing"
+    if n == 1:
+        return "appears once"
+    return f"appears {n} times"
+
+
+def format_deck(cards: Iterable[Card]) -> str:
+    """The cards' codes, separated by spaces: a deck string when all 96 are given."""
+    return " ".join(CARD_CODES[c] for c in cards)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Card codes run together (``5S8SJS``), or ``-`` for none."""
+    text = "".join(CARD_CODES[c] for c in cards)
+    return text or "-"
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Inverse of :func:`format_cards`; raises :class:`CardError`."""
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise CardError(codes.CARDS_BAD_TEXT, f"cannot read cards '{text}'", card=text)
+    return [parse_card(text[i : i + 2]) for i in range(0, len(text), 2)]

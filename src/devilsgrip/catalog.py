@@ -21,7 +21,8 @@ from typing import Final, NamedTuple
 
 from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.notation import Move, format_moves, parse_game_number, parse_moves
+from devilsgrip.game import Move
+from devilsgrip.notation import format_moves, parse_game_number, parse_moves
 from devilsgrip.rules import Rules
 
 CATALOG_RULES: Final = "single-pass"

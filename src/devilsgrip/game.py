@@ -1,4 +1,6 @@
-"""The game: one front door to the rules of Devil's Grip.
+"""The game: one front door to the rules of Devil's Grip, and its moves (values with a
+short text form that round-trips, kept beside the rules as python-chess keeps ``Move``
+beside ``Board``; the human grammar of move lists is :mod:`devilsgrip.notation`).
 
 >>> game = Game(1)
 >>> game.score, len(game.stock), len(game.talon)
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, TypeVar
+from enum import Enum, IntEnum
+from typing import Any, Final, TypeVar
 
 from devilsgrip import codes
 from devilsgrip.cards import (
@@ -34,11 +37,16 @@ from devilsgrip.cards import (
     N_CARDS,
     NEXT,
     PREV,
+    SEPARATORS,
     SUIT_OF,
     Card,
     card_name,
+    format_cards,
     number_text,
     numbered_deck,
+    parse_cards,
+    parse_cell,
+    parse_deck,
     parse_number,
 )
 from devilsgrip.errors import (
@@ -49,20 +57,139 @@ from devilsgrip.errors import (
     PositionError,
     RulesError,
 )
-from devilsgrip.notation import (
-    DEAL,
-    GRID_BUILDS,
-    REDEAL,
-    SWAPS,
-    TALON_BUILDS,
-    Move,
-    MoveKind,
-    format_cards,
-    parse_cards,
-    parse_deck,
-    split_move_text,
-)
 from devilsgrip.rules import CLASSIC, Rules
+
+
+# ------------------------------------------------------------------ moves
+class MoveKind(IntEnum):
+    """What a move does: deal, redeal, talon build, grid build or swap."""
+    DEAL = 0
+    REDEAL = 1
+    TALON = 2
+    BUILD = 3
+    SWAP = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: a value with a text form that round-trips.
+
+    ``d`` deal, ``r`` redeal, ``t-c2`` talon build onto c2, ``a1-c2`` grid
+    build from a1 onto c2, ``a1=c2`` swap (stored with the lower cell first,
+    so ``Move(MoveKind.SWAP, 5, 2) == Move.from_text("c1=f1")``).
+    Use :meth:`from_text` or the ready-made values :data:`DEAL`,
+    :data:`REDEAL`, :func:`talon_build`, :func:`grid_build`, :func:`swap`.
+    """
+
+    kind: MoveKind
+    src: int = -1
+    dst: int = -1
+
+    def __post_init__(self) -> None:
+        # a swap is the same move whichever cell is named first: stored lower cell first
+        if self.kind == MoveKind.SWAP and self.src > self.dst:
+            src, dst = self.dst, self.src
+            object.__setattr__(self, "src", src)
+            object.__setattr__(self, "dst", dst)
+
+    @staticmethod
+    def from_text(text: str) -> Move:
+        """Parse one move; raises :class:`MoveError` naming the problem."""
+        t = text.strip().lower()
+        if t in ("d", "deal"):
+            return DEAL
+        if t in ("r", "redeal"):
+            return REDEAL
+        m = _MOVE_RE.fullmatch(t)
+        if m is None:
+            raise MoveError(
+                codes.MOVE_BAD_TEXT,
+                f"cannot read move '{text}' (write d, r, t-c2, a1-c2 or a1=c2)",
+                text=text,
+            )
+        src, op, dst = m.group(1), m.group(2), m.group(3)
+        d = parse_cell(dst)
+        if src == "t":
+            if op != "-":
+                raise MoveError(
+                    codes.MOVE_BAD_TEXT,
+                    f"cannot read move '{text}': the talon only builds (t-c2)",
+                    text=text,
+                )
+            return TALON_BUILDS[d]
+        s = parse_cell(src)
+        if s == d:
+            raise MoveError(
+                codes.MOVE_SAME_CELL, f"move '{text}' names the same cell twice", text=text
+            )
+        return GRID_BUILDS[s][d] if op == "-" else SWAPS[s][d]
+
+    def text(self) -> str:
+        """The move's short text form (``"d"``, ``"t-c2"``, ``"a1-c2"``, ``"a1=c2"``)."""
+        k = self.kind
+        if k == MoveKind.DEAL:
+            return "d"
+        if k == MoveKind.REDEAL:
+            return "r"
+        if k == MoveKind.TALON:
+            return "t-" + CELL_NAMES[self.dst]
+        sep = "-" if k == MoveKind.BUILD else "="
+        return CELL_NAMES[self.src] + sep + CELL_NAMES[self.dst]
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({self.text()!r})"
+
+    @property
+    def is_swap(self) -> bool:
+        return self.kind == MoveKind.SWAP
+
+
+_MOVE_RE: Final = re.compile(r"(t|[a-h][1-3])\s*([-=])\s*([a-z]\w*)")
+
+DEAL: Final = Move(MoveKind.DEAL)
+"""The move that deals cards from the stock onto the talon (``d``)."""
+REDEAL: Final = Move(MoveKind.REDEAL)
+"""The move that turns the talon over into a new stock (``r``)."""
+TALON_BUILDS: Final[tuple[Move, ...]] = tuple(
+    Move(MoveKind.TALON, -1, d) for d in range(GRID_SIZE)
+)
+"""The talon build onto each cell, by the cell's index."""
+GRID_BUILDS: Final[tuple[tuple[Move, ...], ...]] = tuple(
+    tuple(Move(MoveKind.BUILD, s, d) for d in range(GRID_SIZE)) for s in range(GRID_SIZE)
+)
+"""The grid build from each cell onto each other, by their indices."""
+SWAPS: Final[tuple[tuple[Move, ...], ...]] = tuple(
+    tuple(Move(MoveKind.SWAP, min(s, d), max(s, d)) for d in range(GRID_SIZE))
+    for s in range(GRID_SIZE)
+)
+"""The swap of each two cells, by their indices (either order)."""
+
+
+def talon_build(dst: int) -> Move:
+    """The move of the talon's top card onto the pile of cell ``dst``."""
+    return TALON_BUILDS[dst]
+
+
+def grid_build(src: int, dst: int) -> Move:
+    """The move of cards from the pile of cell ``src`` onto that of cell ``dst``."""
+    return GRID_BUILDS[src][dst]
+
+
+def swap(a: int, b: int) -> Move:
+    """The move that exchanges the piles of cells ``a`` and ``b``."""
+    return SWAPS[a][b]
+
+
+def split_move_text(text: str) -> list[str]:
+    """Move tokens of a list separated by spaces or commas (numbers ``12.`` dropped)."""
+    return [t for t in SEPARATORS.split(text.strip()) if t and not _NUMBER_RE.fullmatch(t)]
+
+
+_NUMBER_RE: Final = re.compile(r"[0-9]+\.+")
+
 
 _T = TypeVar("_T")
 

@@ -17,7 +17,7 @@ import re
 from typing import Final
 
 from devilsgrip import codes
-from devilsgrip.cards import MAX_GAME_NUMBER, parse_number
+from devilsgrip.cards import MAX_GAME_NUMBER, format_deck, parse_deck, parse_number
 from devilsgrip.errors import (
     DeckError,
     IllegalMoveError,
@@ -26,14 +26,8 @@ from devilsgrip.errors import (
     RecordError,
     RulesError,
 )
-from devilsgrip.game import Game, Status
-from devilsgrip.notation import (
-    format_deck,
-    parse_deck,
-    parse_game_number,
-    split_move_text,
-    strip_comments,
-)
+from devilsgrip.game import Game, Status, split_move_text
+from devilsgrip.notation import parse_game_number, strip_comments
 from devilsgrip.rules import Rules
 
 __all__ = ["read_record", "write_record"]

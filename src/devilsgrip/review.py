@@ -17,11 +17,10 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from devilsgrip.game import Game, View
-from devilsgrip.notation import Move
+from devilsgrip.game import Game, Move, View
 from devilsgrip.solver import sample_game, solve
 from devilsgrip.solver.clairvoyant import shares_table
 from devilsgrip.solver.limits import check_time_limit
@@ -37,7 +36,8 @@ SEEN_Z: Final = 2.0
 """How many standard errors of the paired difference the honest player's preferred
 move must beat the played one by for a costly move to count as a mistake."""
 SEEN_SHARE: Final = 0.25
-"""The share of the review's time kept for the verdicts on the costly moves."""
+"""The share of the review's time kept for the verdicts on the costly moves; what they
+leave of it goes back to the rises still open."""
 BACKWARD_SHARE: Final = 0.6
 """The share of the search time for the backward scan, from the end of the game."""
 BACKWARD_CAP: Final = 1.0
@@ -57,6 +57,10 @@ BESIDE_GRACE: Final = 0.5
 """Seconds before the end of the review's searches the win search beside is to end,
 and past it that it is waited for (its halving goes on to the end of its time, and on
 a busy machine a process comes late)."""
+LEFTOVER_MARGIN: Final = 0.5
+"""Seconds before the review's end the searches given what the verdicts left stop: a
+search stops only between nodes and then realizes its line, and on a busy machine a
+process comes late (without the margin, reviews ended up to half a second late)."""
 LEAST_SOLVE: Final = 0.02
 """The least time, in seconds, a single solve of the review is given."""
 
@@ -393,9 +397,27 @@ def review_game(
     review = _assemble(game, settled, played, lost_from)
     if judging:
         review = _judge(review, spots, played, deadline, seed)
+        if not all(point.proven for point in settled) and \
+                deadline - LEFTOVER_MARGIN - time.monotonic() >= LEAST_SOLVE:
+            # the verdicts took less than their share: the rest of it goes to the rises
+            # still open, from what the shared table kept
+            _refine(spots, settled, played, deadline - LEFTOVER_MARGIN, table, floors)
+            _make_consistent(settled, played, floors)
+            review = _kept_verdicts(_assemble(game, settled, played, lost_from), review)
     review.seconds = time.monotonic() - began
     if progress is not None:
         progress(steps, steps)
+    return review
+
+
+def _kept_verdicts(review: Review, judged: Review) -> Review:
+    """``review`` with the verdicts of ``judged`` (the same game, judged on values found
+    earlier) on the costly moves whose better move is still the same: a verdict weighs
+    the played move against that one alone.  A move costly only now has none."""
+    review.moves = [
+        replace(m, seen=old.seen) if m.cost > 0 and old.cost > 0 and m.better == old.better
+        else m
+        for m, old in zip(review.moves, judged.moves, strict=True)]
     return review
 
 

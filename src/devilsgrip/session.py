@@ -46,9 +46,8 @@ from typing import Any
 from devilsgrip import codes
 from devilsgrip.cards import MAX_GAME_NUMBER
 from devilsgrip.errors import IllegalMoveError
-from devilsgrip.game import Game, Status, View
+from devilsgrip.game import Game, Move, Status, View
 from devilsgrip.i18n import _, translate_error, translations
-from devilsgrip.notation import Move
 from devilsgrip.records import write_record
 from devilsgrip.store import Store, StoreError, now_text
 

@@ -29,11 +29,10 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from devilsgrip import codes
-from devilsgrip.cards import MAX_COUNT, parse_number
+from devilsgrip.cards import MAX_COUNT, format_deck, parse_number
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Game, Rating, Status
 from devilsgrip.i18n import _
-from devilsgrip.notation import format_deck
 from devilsgrip.records import read_record, write_record
 from devilsgrip.rules import Rules
 

@@ -21,11 +21,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from devilsgrip import cli
-from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS
-from devilsgrip.game import Game
+from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
+from devilsgrip.game import Game, MoveKind
 from devilsgrip.solver import core, portfolio
 from devilsgrip.solver.bounds import bases_unmatched
 from devilsgrip.solver.clairvoyant import new_search, solve
+from devilsgrip.solver.players import candidate_moves, honest_move, information_state
+from devilsgrip.solver.rollouts import (
+    ModelMove,
+    Table,
+    model_move,
+    order_scores,
+    rollout_scores,
+    table_of,
+)
 from devilsgrip.solver.search import SharedTable
 from devilsgrip.solver.winnable import Relaxation, prove_winnable
 from devilsgrip.solver.wins import can_win
@@ -296,3 +305,113 @@ def test_whole_deals_relax_alike() -> None:
             assert pure == compiled, (number, rules)
             seen.add(pure[0])
     assert seen == {True, False, None}
+
+
+ROLLOUT_RULES = ["single-pass", "literal", "single-pass,move_unit=card", "literal,move_unit=run",
+                 "literal,draw=1", "single-pass,fill_from_talon=false"]
+
+
+def one_pass_game(number: int, rules: str, picks: list[int]) -> Game:
+    """Deal ``number`` after the random legal moves ``picks`` choose (no swap, no redeal)."""
+    game = Game(number, rules=rules)
+    for pick in picks:
+        legal = [m for m in game.generate_moves(swaps=False) if m.kind != MoveKind.REDEAL]
+        if not legal:
+            break
+        game.push(legal[pick % len(legal)])
+    return game
+
+
+@needs_compiled
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(1, 10**6), rules=st.sampled_from(ROLLOUT_RULES),
+       picks=st.lists(st.integers(0, 10**6), max_size=120), order=st.randoms(use_true_random=False),
+       horizon=st.sampled_from([0, 1, 5, 30, 10**6]))
+def test_rollouts_of_one_order_agree(number: int, rules: str, picks: list[int],
+                                     order: random.Random, horizon: int) -> None:
+    """Every candidate move's rollout on one stock order: the same scores and steps."""
+    game = one_pass_game(number, rules, picks)
+    view = game.view(with_legal=False)
+    moves = [model_move(m) for m in candidate_moves(view.grid, view.talon, view.stock_count, view)
+             if m.kind != MoveKind.REDEAL]
+    stock = list(view.unseen)
+    order.shuffle(stock)
+    root = table_of(view, stock)
+    before = root.copy()
+    pure, compiled = both(lambda: order_scores(root, moves, horizon))
+    assert pure == compiled, game.position()
+    assert root == before  # the root is read, not played on
+    assert len(pure[0]) == len(moves)
+
+
+@needs_compiled
+@pytest.mark.parametrize("rules", ROLLOUT_RULES)
+@pytest.mark.parametrize("number", [3, 4])
+def test_the_honest_player_rolls_out_alike(number: int, rules: str) -> None:
+    """The rollouts' scores over many orders, and the move chosen, on whole games."""
+    game = one_pass_game(number, rules, list(range(7, 200, 37)))
+    view = game.view(with_legal=False)
+    moves = [m for m in candidate_moves(view.grid, view.talon, view.stock_count, view)
+             if m.kind != MoveKind.REDEAL]
+    pure, compiled = both(lambda: rollout_scores(view, moves, random.Random(number), 20_000))
+    assert pure == compiled
+    info = information_state(game)
+    pure_move, compiled_move = both(lambda: honest_move(info, number, 0.05, 6))
+    assert pure_move == compiled_move
+
+
+def random_table(rng: random.Random, run: bool) -> tuple[Table, list[ModelMove]]:
+    """A model position of piles drawn at random (not always one a game reaches, which
+    tries the base policy's corners: long runs of peels, spaces left empty), and every
+    move of the model there."""
+    cells = []
+    for _ in range(GRID_SIZE):
+        if rng.random() < 0.15:
+            cells.append(-1)
+            continue
+        b = rng.randrange(N_CARDS)
+        top = b + 3 * rng.randrange((11 - b % 12) // 3 + 1)
+        cells.append(b * N_CARDS + top)
+    stock = [rng.randrange(N_CARDS) for _ in range(rng.randrange(30))]
+    talon = [rng.randrange(N_CARDS) for _ in range(rng.randrange(20))]
+    t = Table(cells, stock, talon, run, rng.random() < 0.5, rng.choice([1, 3]))
+    moves: list[ModelMove] = [(2, -1, -1)] if stock else []
+    for d in range(GRID_SIZE):
+        if cells[d] < 0:
+            continue
+        if talon and PREV[talon[-1]] == cells[d] % N_CARDS:
+            moves.append((0, -1, d))
+        moved = cells[d] % N_CARDS + 3
+        for s in range(GRID_SIZE):
+            if s != d and cells[s] >= 0 and moved % 12 >= 3 and (
+                    cells[s] // N_CARDS <= moved <= cells[s] % N_CARDS) and (
+                    (moved - cells[s] // N_CARDS) % 3 == 0):
+                moves.append((1, s, d))
+    return t, moves[:64]
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(rng=st.randoms(use_true_random=False), run=st.booleans(),
+       horizon=st.sampled_from([3, 40, 10**6]))
+def test_rollouts_of_random_tables_agree(rng: random.Random, run: bool, horizon: int) -> None:
+    """The base policy's corners, on positions of random piles: the same scores and steps."""
+    root, moves = random_table(rng, run)
+    pure, compiled = both(lambda: order_scores(root, moves, horizon))
+    assert pure == compiled, (root, moves)
+
+
+@needs_compiled
+def test_the_compiled_rollouts_refuse_what_is_no_position() -> None:
+    """A cell that is no pile, a move the position does not allow: a ValueError, no crash."""
+    compiled = importlib.import_module("devilsgrip.solver._core")
+    root = table_of(Game(5, rules="single-pass").view(with_legal=False), list(range(3)))
+    args = (root.stock, root.talon, True, True, 3, 100)
+    assert compiled.rollouts(root.cells, root.stock, root.talon, [(2, -1, -1)], *args[2:])
+    bad_cells = [*root.cells[:-1], 47 * N_CARDS]  # a pile from a king down to an ace
+    with pytest.raises(ValueError, match="no pile code"):
+        compiled.rollouts(bad_cells, *args[:2], [(2, -1, -1)], *args[2:])
+    with pytest.raises(ValueError, match="no move of the model"):
+        compiled.rollouts(root.cells, *args[:2], [(1, 0, 0)], *args[2:])
+    with pytest.raises(ValueError, match="no move of the model"):
+        compiled.rollouts(root.cells, [], root.talon, [(2, -1, -1)], *args[2:])

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import brute_force
@@ -154,6 +156,48 @@ def test_on_one_core_a_classic_review_leaves_its_time_to_its_own_searches(
     review = review_game(game, time_limit=5, judge=False)
     _consistent(review, game)
     assert review.first_lost_win is not None
+
+
+def test_the_time_the_verdicts_leave_goes_to_the_values_still_open(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deal 84's greedy game keeps a value open for minutes after move 51: when the
+    verdicts are done early, the rises are searched again until the review's end."""
+    import devilsgrip.review
+    import devilsgrip.solver.portfolio
+
+    tries: list[float] = []
+    refine = devilsgrip.review._refine
+
+    def noted(spots: Any, points: Any, played: Any, until: float, *args: Any) -> None:
+        tries.append(until)
+        refine(spots, points, played, until, *args)
+
+    monkeypatch.setattr(devilsgrip.solver.portfolio, "beside_possible", lambda: False)
+    monkeypatch.setattr(devilsgrip.review, "_refine", noted)
+    monkeypatch.setattr(devilsgrip.review, "_judge", lambda review, *args: review)
+    game = play_game(Game(84), "greedy")
+    start = time.monotonic()
+    review = review_game(game, time_limit=4.0)
+    _consistent(review, game)
+    assert review.proven_share < 1.0
+    assert len(tries) == 2 and tries[0] < tries[1]
+    # the review's end, less the margin a search may take to stop
+    assert tries[1] == pytest.approx(start + 4.0 - devilsgrip.review.LEFTOVER_MARGIN, abs=0.1)
+
+
+def test_a_verdict_is_kept_while_the_better_move_it_weighed_is_the_same() -> None:
+    from devilsgrip.review import MoveReview, _kept_verdicts
+
+    def review(*moves: MoveReview) -> Review:
+        return Review("classic", 5, 0, True, list(moves))
+
+    judged = review(MoveReview(1, "d", 2, False, 2, "t-a1", "mistake"),
+                    MoveReview(2, "d", 3, True, 1, "t-b1", "hindsight"),
+                    MoveReview(3, "d", 3, True, 0, None, None))
+    later = review(MoveReview(1, "d", 1, True, 1, "t-a1", None),
+                   MoveReview(2, "d", 3, True, 2, "t-c1", None),
+                   MoveReview(3, "d", 3, True, 0, None, None))
+    assert [m.seen for m in _kept_verdicts(later, judged).moves] == ["mistake", None, None]
 
 
 def test_a_line_of_one_card_is_the_best_where_no_win_is_left() -> None:

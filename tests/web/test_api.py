@@ -16,8 +16,8 @@ from devilsgrip import i18n
 from devilsgrip.cards import CELL_NAMES, MAX_GAME_NUMBER
 from devilsgrip.game import Game
 from devilsgrip.notation import format_deck
+from devilsgrip.web.api import view_dict
 from devilsgrip.web.server import COOKIE_NAME
-from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 DOMAIN = "testserver.local"

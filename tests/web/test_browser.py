@@ -18,7 +18,7 @@ import pytest
 
 from devilsgrip.cards import CELL_NAMES
 from devilsgrip.game import Game
-from devilsgrip.web.views import view_dict
+from devilsgrip.web.api import view_dict
 
 pytestmark = pytest.mark.browser
 

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 
 from devilsgrip.cards import CARD_CODES, card_name
 from devilsgrip.game import Game
+from devilsgrip.web.api import view_dict
 from devilsgrip.web.server import COOKIE_NAME, CSP, MAX_BODY
-from devilsgrip.web.views import view_dict
 
 MakeClient = Callable[..., TestClient]
 POSTS = ("/api/new", "/api/restart", "/api/move", "/api/undo", "/api/redo", "/api/giveup",

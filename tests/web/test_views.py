@@ -10,7 +10,7 @@ import pytest
 from devilsgrip.cards import CARD_CODES
 from devilsgrip.game import Game
 from devilsgrip.notation import DEAL, REDEAL
-from devilsgrip.web.views import view_dict
+from devilsgrip.web.api import view_dict
 
 
 def _played(number: int, steps: int, rules: str) -> Game:

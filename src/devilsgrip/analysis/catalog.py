@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from devilsgrip.catalog import CATALOG_RULES, WinnableDeal, format_catalog
-from devilsgrip.game import Game
-from devilsgrip.notation import Move, format_moves, parse_moves
+from devilsgrip.game import Game, Move
+from devilsgrip.notation import format_moves, parse_moves
 
 WON: Final = "won"
 LOST: Final = "lost"

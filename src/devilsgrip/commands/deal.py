@@ -6,11 +6,11 @@ import argparse
 import json
 from typing import Any
 
+from devilsgrip.cards import format_deck
 from devilsgrip.cli_support import fail, game_number
 from devilsgrip.commands import add_game_options
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
-from devilsgrip.notation import format_deck
 from devilsgrip.rules import Rules
 from devilsgrip.textview import render_game
 

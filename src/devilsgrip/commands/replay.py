@@ -10,9 +10,8 @@ from devilsgrip import codes, records
 from devilsgrip.cli_support import fail, file_name, say
 from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
-from devilsgrip.game import Game
+from devilsgrip.game import Game, split_move_text
 from devilsgrip.i18n import _, translate_error
-from devilsgrip.notation import split_move_text
 from devilsgrip.textview import render_game, status_text
 
 

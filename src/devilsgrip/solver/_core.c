@@ -2898,6 +2898,217 @@ static PyObject *py_relax(PyObject *self, PyObject *args) {
     return Py_BuildValue("OL", verdict, X.nodes);
 }
 
+/* ------------------------------------------------------ the honest player's rollouts */
+/* rollouts.py's model: a cell is a pile code (bottom * 48 + top, -1 empty); the stock and
+ * the talon have their tops last. */
+
+#define ROLL_PEELS 4      /* PEELS_BETWEEN_ENTRIES */
+#define ROLL_MAXMOVES 64
+
+typedef struct {
+    int cells[GRID_SIZE];
+    int stock[MAXN], talon[MAXN];
+    int ns, nt;
+    int run, fill, draw;
+} Roll;
+
+static inline int roll_next(int c) { return c % 12 < 9 ? c + 3 : -1; }
+
+/* _fill: fill the space at cell (stock first, then the talon if the rules say so). */
+static inline void roll_fill(Roll *t, int cell) {
+    int c;
+    if (t->ns) c = t->stock[--t->ns];
+    else if (t->fill && t->nt) c = t->talon[--t->nt];
+    else {
+        t->cells[cell] = -1;
+        return;
+    }
+    t->cells[cell] = c * N_CARDS + c;
+}
+
+/* _peel: the shortest pile that can go onto another top and then be emptied; 0 if none. */
+static int roll_peel(const int *cells, int *src, int *dst) {
+    int tops[N_CARDS] = {0};
+    for (int i = 0; i < GRID_SIZE; i++)
+        if (cells[i] >= 0) tops[cells[i] % N_CARDS]++;
+    int found = 0, best_len = 0;
+    for (int s = 0; s < GRID_SIZE; s++) {
+        int pile = cells[s];
+        if (pile < 0) continue;
+        int b = pile / N_CARDS, top = pile % N_CARDS;
+        int onto = PREV[top], under = PREV[b];
+        if (b == top || onto < 0 || under < 0 || !tops[onto] || !tops[under]) continue;
+        int all = 1;
+        for (int c = b; c < top; c += 3)
+            if (!tops[c]) {
+                all = 0;
+                break;
+            }
+        if (!all) continue;
+        int length = (top - b) / 3 + 1;
+        if (!found || length < best_len) {
+            int d = 0;
+            while (d == s || cells[d] < 0 || cells[d] % N_CARDS != onto) d++;
+            found = 1, best_len = length, *src = s, *dst = d;
+        }
+    }
+    return found;
+}
+
+/* base_move: 0 a talon build onto dst, 1 a grid build, 2 a deal, -1 at the end. */
+static int roll_base_move(const Roll *t, int peels, int *src, int *dst) {
+    const int *cells = t->cells;
+    int by_top[N_CARDS];
+    for (int c = 0; c < N_CARDS; c++) by_top[c] = -1;
+    for (int i = GRID_SIZE - 1; i >= 0; i--)
+        if (cells[i] >= 0) by_top[cells[i] % N_CARDS] = i;
+    if (t->nt) {
+        int want = PREV[t->talon[t->nt - 1]];
+        if (want >= 0 && by_top[want] >= 0) {
+            *dst = by_top[want];
+            return 0;
+        }
+    }
+    if (t->ns || (t->fill && t->nt)) {
+        for (int s = 0; s < GRID_SIZE; s++) {
+            int pile = cells[s];
+            if (pile < 0) continue;
+            int b = pile / N_CARDS;
+            if (!t->run && b != pile % N_CARDS) continue;
+            int d = LEVEL[b] ? by_top[PREV[b]] : -1;
+            if (d >= 0) {
+                *src = s, *dst = d;
+                return 1;
+            }
+        }
+        if (!t->run && peels < ROLL_PEELS && roll_peel(cells, src, dst)) return 1;
+    }
+    return t->ns ? 2 : -1;
+}
+
+static inline void roll_deal(Roll *t) {
+    for (int k = 0; k < t->draw && t->ns; k++) t->talon[t->nt++] = t->stock[--t->ns];
+}
+
+/* A grid build from src onto dst; whether it emptied its source (and filled the space). */
+static inline int roll_build(Roll *t, int s, int d) {
+    int src = t->cells[s], dst = t->cells[d];
+    int onto = dst % N_CARDS;
+    t->cells[d] = (dst / N_CARDS) * N_CARDS + src % N_CARDS;
+    if (src / N_CARDS == roll_next(onto)) {
+        roll_fill(t, s);
+        return 1;
+    }
+    t->cells[s] = (src / N_CARDS) * N_CARDS + onto;
+    return 0;
+}
+
+/* Whether some cards of the pile src can go onto the pile dst: the card after dst's top
+ * lies in src. */
+static inline int roll_moves(int src, int dst) {
+    int b = src / N_CARDS, top = src % N_CARDS, moved = roll_next(dst % N_CARDS);
+    return moved >= b && moved <= top && (moved - b) % 3 == 0;
+}
+
+/* roll_out: the base policy to the end or for budget steps; the steps taken. */
+static long long roll_out(Roll *t, long long budget) {
+    int peels = 0;
+    long long steps = 0;
+    int s = -1, d = -1;
+    while (steps < budget) {
+        int kind = roll_base_move(t, peels, &s, &d);
+        if (kind < 0) break;
+        steps++;
+        if (kind == 0) {
+            int dst = t->cells[d];
+            t->cells[d] = (dst / N_CARDS) * N_CARDS + t->talon[--t->nt];
+            peels = 0;
+        } else if (kind == 2) {
+            roll_deal(t);
+        } else if (roll_build(t, s, d)) {
+            peels = 0;
+        } else {
+            peels++;
+        }
+    }
+    return steps;
+}
+
+/* rollouts(cells, stock, talon, moves, run, fill_from_talon, draw, horizon): for each
+ * move (kind, src, dst) of the model (0 a talon build, 1 a grid build, 2 a deal), the
+ * score after the move and a rollout of at most horizon steps, and the model moves spent
+ * in all (each rollout's steps and its move): rollouts.order_scores. */
+static PyObject *py_rollouts(PyObject *self, PyObject *args) {
+    PyObject *cellso, *stocko, *talono, *moveso;
+    int run, fill, draw;
+    long long horizon;
+    if (!PyArg_ParseTuple(args, "OOOOppiL", &cellso, &stocko, &talono, &moveso, &run, &fill,
+                          &draw, &horizon))
+        return NULL;
+    Roll root;
+    if (!PyList_Check(cellso) || PyList_GET_SIZE(cellso) != GRID_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "cells: a list of 24 pile codes was expected");
+        return NULL;
+    }
+    for (int i = 0; i < GRID_SIZE; i++) {
+        long v = PyLong_AsLong(PyList_GET_ITEM(cellso, i));
+        if (v == -1 && PyErr_Occurred()) return NULL;
+        long b = v / N_CARDS, top = v % N_CARDS;
+        if (v < -1 || v >= N_CARDS * N_CARDS
+            || (v >= 0 && (top < b || b / 12 != top / 12 || (top - b) % 3))) {
+            PyErr_Format(PyExc_ValueError, "cells: %ld is no pile code", v);
+            return NULL;
+        }
+        root.cells[i] = (int)v;
+    }
+    int ns = int_list_in(stocko, "stock", root.stock, MAXN - 1, N_CARDS);
+    int nt = ns < 0 ? -1 : int_list_in(talono, "talon", root.talon, MAXN - 1, N_CARDS);
+    if (nt < 0) return NULL;
+    if (ns + nt >= MAXN || draw < 1) {
+        PyErr_SetString(PyExc_ValueError, "too many cards outside the grid, or no draw");
+        return NULL;
+    }
+    root.ns = ns, root.nt = nt, root.run = run, root.fill = fill, root.draw = draw;
+    if (!PyList_Check(moveso) || PyList_GET_SIZE(moveso) > ROLL_MAXMOVES) {
+        PyErr_Format(PyExc_ValueError, "moves: a list of at most %d moves was expected",
+                     ROLL_MAXMOVES);
+        return NULL;
+    }
+    int nm = (int)PyList_GET_SIZE(moveso);
+    int kinds[ROLL_MAXMOVES], srcs[ROLL_MAXMOVES], dsts[ROLL_MAXMOVES];
+    for (int i = 0; i < nm; i++) {
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(moveso, i), "iii", &kinds[i], &srcs[i], &dsts[i]))
+            return NULL;
+        int k = kinds[i], s = srcs[i], d = dsts[i];
+        int ok = k == 2 ? root.ns > 0
+               : k == 0 ? d >= 0 && d < GRID_SIZE && root.nt && root.cells[d] >= 0
+                          && PREV[root.talon[nt - 1]] == root.cells[d] % N_CARDS
+               : k == 1 && s >= 0 && s < GRID_SIZE && d >= 0 && d < GRID_SIZE && s != d
+                          && root.cells[s] >= 0 && root.cells[d] >= 0
+                          && roll_moves(root.cells[s], root.cells[d]);
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "moves: (%d, %d, %d) is no move of the model here",
+                         k, s, d);
+            return NULL;
+        }
+    }
+    PyObject *scores = PyList_New(nm);
+    if (!scores) return NULL;
+    long long spent = 0;
+    Roll t;
+    for (int i = 0; i < nm; i++) {
+        memcpy(&t, &root, sizeof t);
+        if (kinds[i] == 2) roll_deal(&t);
+        else if (kinds[i] == 0) {
+            int dst = t.cells[dsts[i]];
+            t.cells[dsts[i]] = (dst / N_CARDS) * N_CARDS + t.talon[--t.nt];
+        } else roll_build(&t, srcs[i], dsts[i]);
+        spent += roll_out(&t, horizon) + 1;
+        PyList_SET_ITEM(scores, i, PyLong_FromLong(t.ns + t.nt));
+    }
+    return Py_BuildValue("NL", scores, spent);
+}
+
 static PyMethodDef core_methods[] = {
     {"configure", py_configure, METH_VARARGS,
      "configure(TimeUp, PhaseEnd, perf_counter): what the core raises and calls."},
@@ -2916,6 +3127,9 @@ static PyMethodDef core_methods[] = {
     {"relax", py_relax, METH_VARARGS,
      "relax(talon, stock, tops, live, waiting, draw, fill_from_talon, nodes, max_nodes, "
      "deadline): Relaxation.winnable's search; (verdict, nodes)."},
+    {"rollouts", py_rollouts, METH_VARARGS,
+     "rollouts(cells, stock, talon, moves, run, fill_from_talon, draw, horizon): "
+     "rollouts.order_scores; (scores, steps spent)."},
     {"bases_unmatched", py_bases_unmatched, METH_VARARGS,
      "bases_unmatched(tops, bots, seq, cut, fill_from_talon): bounds.bases_unmatched."},
     {NULL, NULL, 0, NULL},

@@ -22,3 +22,6 @@ def bases_unmatched(tops: list[int], bots: list[int], seq: list[int], cut: int,
 def relax(talon: list[int], stock: list[int], tops: int, live: int, waiting: int, draw: int,
           fill_from_talon: bool, nodes: int, max_nodes: int, deadline: float) -> tuple[
               bool | None, int]: ...
+def rollouts(cells: list[int], stock: list[int], talon: list[int],
+             moves: list[tuple[int, int, int]], run: bool, fill_from_talon: bool, draw: int,
+             horizon: int) -> tuple[list[int], int]: ...

@@ -6,8 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from devilsgrip.game import Game
-from devilsgrip.notation import Move
+from devilsgrip.game import Game, Move
 from devilsgrip.rules import Rules
 from devilsgrip.solver import core
 from devilsgrip.solver.bounds import Bounds

@@ -1,9 +1,9 @@
 """Which search core runs: the compiled one or the pure-Python reference.
 
 The hot search of ``run`` mode (the exhaustive search, the win search, the
-playouts), the lower bounds of every mode (with the test of a pile for every base)
-and the monotone relaxation's search exist twice: in pure Python (the
-modules of this package, the reference) and compiled from C
+playouts), the lower bounds of every mode (with the test of a pile for every base),
+the monotone relaxation's search and the honest player's rollouts exist twice:
+in pure Python (the modules of this package, the reference) and compiled from C
 (``devilsgrip.solver._core``, built with the package where a C compiler is).
 The compiled core runs when it imports; the pure core everywhere else (no
 compiler, a browser build).  ``DEVILSGRIP_CORE=python`` or ``compiled`` forces one;

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from devilsgrip.cards import CELL_NAMES, PREV
-from devilsgrip.game import Game
+from devilsgrip.cards import CELL_NAMES, PREV, parse_card
+from devilsgrip.game import Game, Move, MoveKind
 from devilsgrip.i18n import _, card_label, translations
-from devilsgrip.notation import Move, MoveKind, parse_card
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import choose_move
 

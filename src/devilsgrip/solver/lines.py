@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from devilsgrip.cards import CARD_CODES, GRID_SIZE, N_CARDS, PREV
-from devilsgrip.game import Game
-from devilsgrip.notation import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Move
+from devilsgrip.game import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Game, Move
 from devilsgrip.solver.moves import EMPTY, TALON, MacroMove
 
 

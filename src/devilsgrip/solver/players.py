@@ -12,24 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from devilsgrip.cards import GRID_SIZE, PREV
-from devilsgrip.game import Game, View
-from devilsgrip.notation import (
-    DEAL,
-    GRID_BUILDS,
-    REDEAL,
-    TALON_BUILDS,
-    Move,
-    MoveKind,
-    format_cards,
-)
+from devilsgrip.cards import GRID_SIZE, PREV, format_cards
+from devilsgrip.game import DEAL, GRID_BUILDS, REDEAL, TALON_BUILDS, Game, Move, MoveKind, View
 from devilsgrip.solver.clairvoyant import solve
 from devilsgrip.solver.limits import check_time_limit
-from devilsgrip.solver.rollouts import (
-    ROLLOUT_STEPS_PER_SECOND,
-    ROLLOUT_STEPS_PER_SECOND_CARD,
-    rollout_scores,
-)
+from devilsgrip.solver.rollouts import rollout_scores, steps_per_second
 
 PLAYERS: Final = ("greedy", "honest", "clairvoyant")
 """The computer players' names."""
@@ -226,9 +213,7 @@ def honest_move(info: InformationState, seed: int, time_limit: float,
     rules = view.rules
     last_pass = rules.redeals is not None and view.redeals_done >= rules.redeals
     if last_pass and view.stock_order is None:
-        rate = (ROLLOUT_STEPS_PER_SECOND if rules.move_unit == "run"
-                else ROLLOUT_STEPS_PER_SECOND_CARD)
-        steps = int(rate * time_limit)
+        steps = int(steps_per_second(rules.move_unit == "run") * time_limit)
         rolled = rollout_scores(view, moves, rng, steps)
         # on a tie, the earlier move: entering moves come before the deal
         return moves[min(range(len(moves)), key=lambda i: (sum(rolled[i]), peel[i], i))]

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, NEXT, PREV
-from devilsgrip.game import View
-from devilsgrip.notation import Move, MoveKind
+from devilsgrip.game import Move, MoveKind, View
+from devilsgrip.solver import core
 from devilsgrip.solver.grids import pile_code
 
 EMPTY_CELL: Final = -1
@@ -22,10 +22,14 @@ PEELS_BETWEEN_ENTRIES: Final = 4
 card in) between two cards entering: two peels can undo each other."""
 ROLLOUT_STEPS_PER_SECOND: Final = 120_000
 """The budget of rollout steps (moves of the model) per second of thinking in ``run``
-mode: a cautious rate on a busy machine (``benchmarks/players.py`` prints the
-seconds a move)."""
+mode: a cautious rate on a busy machine for the pure-Python core (about 0.55 of the
+218,000 a second of processor time ``benchmarks/solver.py --cores`` measures; the
+compiled core runs 3.5 million).  Both cores, and so the in-browser build, think with
+this budget and choose the same moves: 17 times the budget (what a second buys in
+the compiled core) played no better on deals 6001-6040 (docs/STATISTICS.md)."""
 ROLLOUT_STEPS_PER_SECOND_CARD: Final = 60_000
-"""The same in ``card`` mode, where the base policy looks for a peel at most steps."""
+"""The same in ``card`` mode, where the base policy looks for a peel at most steps
+(0.45 of the 137,000 measured)."""
 LEAST_ROLLOUTS: Final = 8
 """Each move is rolled out on at least this many stock orders."""
 
@@ -73,28 +77,48 @@ def _fill(t: Table, cell: int) -> bool:
     return True
 
 
-def apply(t: Table, move: Move) -> None:
-    """Play an engine move (no swap, no redeal) on the model."""
+ModelMove = tuple[int, int, int]
+"""A move of the model: ``(kind, src, dst)`` with kind :data:`TALON_BUILD` (onto
+``dst``), :data:`GRID_BUILD` (from ``src`` onto ``dst``) or :data:`DEAL`."""
+TALON_BUILD: Final = 0
+GRID_BUILD: Final = 1
+DEAL: Final = 2
+
+
+def model_move(move: Move) -> ModelMove:
+    """The model's form of an engine move (no swap, no redeal)."""
     kind = move.kind
-    cells = t.cells
     if kind == MoveKind.DEAL:
-        for _ in range(min(t.draw, len(t.stock))):
-            t.talon.append(t.stock.pop())
-        return
+        return DEAL, -1, -1
     if kind == MoveKind.TALON:
-        d = cells[move.dst]
-        cells[move.dst] = pile_code(d // N_CARDS, t.talon.pop())
-        return
+        return TALON_BUILD, -1, move.dst
     if kind != MoveKind.BUILD:
         raise ValueError(f"the rollout model does not play {move.text()}")
-    src, dst = cells[move.src], cells[move.dst]
-    onto = dst % N_CARDS
-    moved = NEXT[onto]  # the lowest card moved
-    cells[move.dst] = pile_code(dst // N_CARDS, src % N_CARDS)
-    if src // N_CARDS == moved:
-        _fill(t, move.src)
+    return GRID_BUILD, move.src, move.dst
+
+
+def apply(t: Table, move: Move) -> None:
+    """Play an engine move (no swap, no redeal) on the model."""
+    _play(t, model_move(move))
+
+
+def _play(t: Table, move: ModelMove) -> None:
+    kind, s, d = move
+    cells = t.cells
+    if kind == DEAL:
+        for _ in range(min(t.draw, len(t.stock))):
+            t.talon.append(t.stock.pop())
+    elif kind == TALON_BUILD:
+        dst = cells[d]
+        cells[d] = pile_code(dst // N_CARDS, t.talon.pop())
     else:
-        cells[move.src] = pile_code(src // N_CARDS, onto)
+        src, dst = cells[s], cells[d]
+        onto = dst % N_CARDS
+        cells[d] = pile_code(dst // N_CARDS, src % N_CARDS)
+        if src // N_CARDS == NEXT[onto]:  # the lowest card moved is the bottom
+            _fill(t, s)
+        else:
+            cells[s] = pile_code(src // N_CARDS, onto)
 
 
 def base_move(t: Table, peels: int) -> tuple[int, int, int] | None:
@@ -201,6 +225,32 @@ def roll_out(t: Table, budget: int) -> tuple[int, int]:
     return t.score, steps
 
 
+def order_scores(root: Table, moves: Sequence[ModelMove], horizon: int) -> tuple[list[int], int]:
+    """For each of ``moves``, the final score of the move then a rollout of at most
+    ``horizon`` steps from ``root`` (not changed), and the model moves spent in all.
+    The compiled core's ``rollouts`` is its twin (``tests/solver/test_cores.py``)."""
+    module = core.compiled()
+    if module is not None:
+        got: tuple[list[int], int] = module.rollouts(
+            root.cells, root.stock, root.talon, list(moves), root.run, root.fill_from_talon,
+            root.draw, horizon)
+        return got
+    scores: list[int] = []
+    spent = 0
+    for m in moves:
+        t = root.copy()
+        _play(t, m)
+        score, used = roll_out(t, horizon)
+        spent += used + 1
+        scores.append(score)
+    return scores, spent
+
+
+def steps_per_second(run: bool) -> int:
+    """The budget of rollout steps a second of thinking buys (the same in both cores)."""
+    return ROLLOUT_STEPS_PER_SECOND if run else ROLLOUT_STEPS_PER_SECOND_CARD
+
+
 def rollout_scores(view: View, moves: Sequence[Move], rng: random.Random, steps: int,
                    least: int = LEAST_ROLLOUTS) -> list[list[int]]:
     """For each of ``moves``, the final scores of its rollouts over the same sampled
@@ -211,16 +261,17 @@ def rollout_scores(view: View, moves: Sequence[Move], rng: random.Random, steps:
     scores: list[list[int]] = [[] for _ in moves]
     spent = 0
     horizon = 4 * (view.stock_count + len(view.talon)) + 50
+    model = [model_move(m) for m in moves]
+    root = table_of(view, unseen)
     while True:
         order = list(unseen)
         if view.stock_order is None:
             rng.shuffle(order)
-        root = table_of(view, order)
-        for i, m in enumerate(moves):
-            t = root.copy()
-            apply(t, m)
-            score, used = roll_out(t, horizon)
-            spent += used + 1
-            scores[i].append(score)
+        order.reverse()
+        root.stock = order
+        got, used = order_scores(root, model, horizon)
+        spent += used
+        for row, score in zip(scores, got, strict=True):
+            row.append(score)
         if view.stock_order is not None or (len(scores[0]) >= least and spent >= steps):
             return scores

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, Protocol
 
-from devilsgrip.game import Game
-from devilsgrip.notation import Move
+from devilsgrip.game import Game, Move
 from devilsgrip.rules import Rules
 from devilsgrip.solver import core
 from devilsgrip.solver.bounds import Bounds

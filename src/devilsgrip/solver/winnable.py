@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Generic
 
 from devilsgrip.cards import LEVEL_OF, N_CARDS, PREV, card_code
-from devilsgrip.game import Game
-from devilsgrip.notation import Move
+from devilsgrip.game import Game, Move
 from devilsgrip.solver import core
 from devilsgrip.solver.bounds import bases_unmatched, talon_bottom_lost
 from devilsgrip.solver.clairvoyant import CardSearch, RunSearch, use_compiled

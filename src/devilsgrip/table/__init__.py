@@ -25,8 +25,8 @@ in between is made here once, on top of the engine and the
 
 from __future__ import annotations
 
-from devilsgrip.notation import DEAL as DEAL
-from devilsgrip.notation import REDEAL as REDEAL
+from devilsgrip.game import DEAL as DEAL
+from devilsgrip.game import REDEAL as REDEAL
 from devilsgrip.table.actions import (
     Action as Action,
 )
@@ -38,9 +38,6 @@ from devilsgrip.table.actions import (
 )
 from devilsgrip.table.actions import (
     close as close,
-)
-from devilsgrip.table.actions import (
-    give_up as give_up,
 )
 from devilsgrip.table.actions import (
     new_game as new_game,
@@ -56,6 +53,39 @@ from devilsgrip.table.actions import (
 )
 from devilsgrip.table.actions import (
     undo as undo,
+)
+from devilsgrip.table.controller import (
+    drop_move as drop_move,
+)
+from devilsgrip.table.controller import (
+    drop_refusal as drop_refusal,
+)
+from devilsgrip.table.controller import (
+    give_up as give_up,
+)
+from devilsgrip.table.controller import (
+    give_up_refusal as give_up_refusal,
+)
+from devilsgrip.table.controller import (
+    move_refusal as move_refusal,
+)
+from devilsgrip.table.controller import (
+    pick_up_refusal as pick_up_refusal,
+)
+from devilsgrip.table.controller import (
+    refusal as refusal,
+)
+from devilsgrip.table.controller import (
+    review_refusal as review_refusal,
+)
+from devilsgrip.table.controller import (
+    stock_move as stock_move,
+)
+from devilsgrip.table.controller import (
+    swap_move as swap_move,
+)
+from devilsgrip.table.controller import (
+    swap_refusal as swap_refusal,
 )
 from devilsgrip.table.guide import (
     Guide as Guide,
@@ -110,36 +140,6 @@ from devilsgrip.table.places import (
 )
 from devilsgrip.table.places import (
     targets as targets,
-)
-from devilsgrip.table.policy import (
-    drop_move as drop_move,
-)
-from devilsgrip.table.policy import (
-    drop_refusal as drop_refusal,
-)
-from devilsgrip.table.policy import (
-    give_up_refusal as give_up_refusal,
-)
-from devilsgrip.table.policy import (
-    move_refusal as move_refusal,
-)
-from devilsgrip.table.policy import (
-    pick_up_refusal as pick_up_refusal,
-)
-from devilsgrip.table.policy import (
-    refusal as refusal,
-)
-from devilsgrip.table.policy import (
-    review_refusal as review_refusal,
-)
-from devilsgrip.table.policy import (
-    stock_move as stock_move,
-)
-from devilsgrip.table.policy import (
-    swap_move as swap_move,
-)
-from devilsgrip.table.policy import (
-    swap_refusal as swap_refusal,
 )
 from devilsgrip.table.reviews import (
     REVIEW_SHARE_BEFORE_END as REVIEW_SHARE_BEFORE_END,

@@ -7,13 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from devilsgrip.game import Game
-from devilsgrip.notation import (
-    Move,
-)
+from devilsgrip.game import Game, Move
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
-from devilsgrip.table.policy import give_up_refusal
 from devilsgrip.table.words import (
     Event,
 )
@@ -27,14 +23,6 @@ def act(game: Game, move: Move) -> Event:
 
 Action = Callable[[], Event]
 """An action at the table that tells what happened (or raises the reason it is refused)."""
-
-
-def give_up(session: PlaySession) -> Event:
-    problem = give_up_refusal(session)
-    if problem is not None:
-        raise problem
-    session.give_up()
-    return Event("giveup")
 
 
 def close(session: PlaySession) -> str:

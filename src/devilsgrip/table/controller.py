@@ -29,17 +29,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import codes
+from devilsgrip.cards import CELL_NAMES, GRID_SIZE
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
-from devilsgrip.game import Game, View
+from devilsgrip.game import DEAL, REDEAL, Game, Move, MoveKind, View, grid_build, swap, talon_build
 from devilsgrip.i18n import N_
-from devilsgrip.notation import DEAL, REDEAL, Move, MoveKind
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.store import StoreError
-from devilsgrip.table import policy
 from devilsgrip.table.actions import Summary
 from devilsgrip.table.places import STOCK, TALON, Place, move_places
 from devilsgrip.table.words import (
@@ -65,7 +64,10 @@ if TYPE_CHECKING:
     from devilsgrip.table.daily import DailyCalendar
 
 __all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Picking", "Refusal",
-           "Snapshot", "Table", "find_best_line", "picking", "search_hint"]
+           "Snapshot", "Table", "drop_candidate", "drop_move", "drop_refusal", "final_refusal",
+           "find_best_line", "give_up", "give_up_refusal", "move_refusal", "pick_up_refusal",
+           "picking", "refusal", "review_refusal", "search_hint", "stock_move", "swap_candidate",
+           "swap_move", "swap_refusal"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
                   "new_game", "restart", "share")
@@ -136,9 +138,9 @@ class Picking:
 
 def picking(session: PlaySession, view: View, words: Words) -> Picking:
     """What picking up each place means in the state of ``view`` (the game of ``session``
-    now), as :func:`~devilsgrip.table.policy.pick_up_refusal`,
-    :func:`~devilsgrip.table.policy.drop_refusal` and
-    :func:`~devilsgrip.table.policy.move_refusal` answer it place by place (a test holds
+    now), as :func:`pick_up_refusal`,
+    :func:`drop_refusal` and
+    :func:`move_refusal` answer it place by place (a test holds
     them equal): from the legal moves worked out once with the view."""
     if view.given_up:
         return Picking({}, {}, {}, None)
@@ -257,6 +259,156 @@ def search_hint(job: HintJob, *, time_limit: float = 1.0) -> Hint | None:
     return hint(job.game.copy(), time_limit=time_limit)
 
 
+# ------------------------------------------------------------- the drop policy
+# What a drop, a swap or a click on the stock plays, and why an action is refused.
+def _refuse(code: str, message: str, **params: Any) -> IllegalMoveError:
+    return IllegalMoveError(code, message, **params)
+
+
+def pick_up_refusal(game: Game, place: Place) -> IllegalMoveError | None:
+    """Why nothing can be picked up at ``place`` (None: it can)."""
+    if game.given_up or place == STOCK:
+        return None if not game.given_up else _refuse(codes.GAME_GIVEN_UP, "this game was given up")
+    if place == TALON:
+        return None if game.talon else _refuse(codes.TALON_EMPTY, "the talon is empty")
+    if not game.grid[place]:
+        return _refuse(codes.PICK_EMPTY,
+                       f"{CELL_NAMES[place]} is empty: there is nothing to pick up",
+                       cell=CELL_NAMES[place])
+    return None
+
+
+def drop_candidate(game: Game, source: Place, target: Place) -> Move | None:
+    """The move that dropping what was picked up at ``source`` on ``target`` asks for.
+
+    None when the drop puts the cards back (on their own place).  From the talon, a
+    build; a pile dropped on an empty cell, a swap with it; on a pile, a build.  What
+    the policy itself refuses (nothing to pick up, a drop off the grid, the stock
+    dropped) raises :class:`IllegalMoveError`; the engine checks the move when it is
+    played (:func:`drop_move` checks it at once).
+    """
+    if source == target:
+        return None
+    problem = pick_up_refusal(game, source)
+    if problem is not None:
+        raise problem
+    if target >= GRID_SIZE:
+        raise _refuse(codes.DROP_OFF_GRID, "cards are dropped on the grid, not on the stock or "
+                      "the talon")
+    if source == STOCK:
+        raise _refuse(codes.DROP_FROM_STOCK, "the stock is dealt, not dropped")
+    if source == TALON:
+        return talon_build(target)
+    if not game.grid[target]:
+        return swap(source, target)
+    return grid_build(source, target)
+
+
+def drop_move(game: Game, source: Place, target: Place) -> Move | None:
+    """The move that dropping what was picked up at ``source`` on ``target`` plays.
+
+    None when the drop puts the cards back (on their own place).  A legal
+    build is played; a pile dropped on an empty cell swaps with it; anything
+    else raises the engine's :class:`IllegalMoveError` saying why, and
+    nothing changes.  Swapping two piles is :func:`swap_move`, a deliberate
+    action of its own.
+    """
+    move = drop_candidate(game, source, target)
+    if move is not None:
+        reason = game.reason(move)
+        if reason is not None:
+            raise reason
+    return move
+
+
+def swap_candidate(game: Game, a: Place, b: Place) -> Move:
+    """The deliberate swap of the piles of cells ``a`` and ``b`` (the engine checks it as
+    it is played)."""
+    if a >= GRID_SIZE or b >= GRID_SIZE:
+        raise _refuse(codes.SWAP_OFF_GRID, "only the cells of the grid swap their piles")
+    if a == b:
+        raise _refuse(codes.MOVE_SAME_CELL, "a swap needs two different cells")
+    return swap(a, b)
+
+
+def swap_move(game: Game, a: Place, b: Place) -> Move:
+    """The deliberate swap of the piles of cells ``a`` and ``b`` (checked)."""
+    move = swap_candidate(game, a, b)
+    reason = game.reason(move)
+    if reason is not None:
+        raise reason
+    return move
+
+
+def refusal(game: Game, source: Place, target: Place) -> IllegalMoveError | None:
+    """Why dropping ``source`` on ``target`` is refused (None when it plays or puts back)."""
+    try:
+        drop_move(game, source, target)
+    except IllegalMoveError as exc:
+        return exc
+    return None
+
+
+def final_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why nothing more is played in this game: its result stands (None: it is not final)."""
+    if session.final:
+        return _refuse(codes.GAME_FINISHED, "this game is finished: its result stands")
+    return None
+
+
+def move_refusal(session: PlaySession, move: Move) -> IllegalMoveError | None:
+    """Why playing ``move`` in the session would be refused (None: it would be played).
+
+    Asked before acting, so a screen need not send what will be refused; the move
+    itself still refuses with the same reason.
+    """
+    return final_refusal(session) or session.game.reason(move)
+
+
+def drop_refusal(session: PlaySession, source: Place, target: Place) -> IllegalMoveError | None:
+    """Why the drop of ``source`` on ``target`` would be refused (None: it plays or puts back)."""
+    return final_refusal(session) or refusal(session.game, source, target)
+
+
+def swap_refusal(session: PlaySession, a: Place, b: Place) -> IllegalMoveError | None:
+    """Why the deliberate swap of the piles of ``a`` and ``b`` would be refused (None: it
+    would be played), so a screen offers it only where it plays."""
+    try:
+        move = swap_candidate(session.game, a, b)
+    except IllegalMoveError as exc:
+        return exc
+    return move_refusal(session, move)
+
+
+def stock_move(game: Game) -> Move:
+    """What a click on the stock plays: a deal, or a redeal once the stock is empty."""
+    return DEAL if game.stock else REDEAL
+
+
+def give_up_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why this game cannot be given up (None: it can)."""
+    if session.game.is_won():
+        return _refuse(codes.GAME_WON, "the game is won: there is nothing to give up")
+    if session.final:
+        return _refuse(codes.GAME_FINISHED, "this game is finished: its result stands")
+    return None
+
+
+def review_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why this game cannot be reviewed yet (None: it can): a review shows the stock."""
+    if session.final or session.game.is_over():
+        return None
+    return _refuse(codes.GAME_LIVE, "this game is still being played")
+
+
+def give_up(session: PlaySession) -> Event:
+    problem = give_up_refusal(session)
+    if problem is not None:
+        raise problem
+    session.give_up()
+    return Event("giveup")
+
+
 @dataclass
 class Table:
     """The controller of one player's game.  Build it over a session and the player's words.
@@ -361,7 +513,7 @@ class Table:
 
     def give_up_refusal(self) -> Refusal | None:
         """Why this game cannot be given up (None: it can)."""
-        return self.why_not(lambda: policy.give_up_refusal(self.session))
+        return self.why_not(lambda: give_up_refusal(self.session))
 
     # ------------------------------------------------------------- refusals
     def refusal(self, exc: BaseException) -> Refusal:
@@ -422,9 +574,9 @@ class Table:
         """Pick up what lies at ``place``: said is the card and where it can go."""
         with self.lock:
             game = self.game
-            problem = policy.pick_up_refusal(game, place)
+            problem = pick_up_refusal(game, place)
             if problem is None and place == STOCK:
-                problem = policy.refusal(game, STOCK, 0)
+                problem = refusal(game, STOCK, 0)
             if problem is not None:
                 raise self.refusal(problem)
             state = self.snapshot()
@@ -438,9 +590,9 @@ class Table:
         def act() -> Event:
             game = self.game
             if swap:
-                move: Move | None = policy.swap_candidate(game, source, target)
+                move: Move | None = swap_candidate(game, source, target)
             else:
-                move = policy.drop_candidate(game, source, target)
+                move = drop_candidate(game, source, target)
             if move is None:
                 return Event("putback")
             if self.session.final:  # the move's own reason first, then that the game is final
@@ -453,7 +605,7 @@ class Table:
 
     def stock(self) -> Outcome:
         """A click on the stock: deal, or redeal once the stock is empty."""
-        return self._do(lambda: self._play(policy.stock_move(self.game)))
+        return self._do(lambda: self._play(stock_move(self.game)))
 
     def undo(self) -> Outcome:
         def act() -> Event:
@@ -469,13 +621,8 @@ class Table:
         return self._do(act)
 
     def give_up(self) -> Outcome:
-        def act() -> Event:
-            problem = policy.give_up_refusal(self.session)
-            if problem is not None:
-                raise problem
-            self.session.give_up()
-            return Event("giveup")
-        return self._do(act)
+        """Give up this game (refused once it is won or its result stands)."""
+        return self._do(lambda: give_up(self.session))
 
     # ------------------------------------------------------------- games
     def _switch(self, session: PlaySession, event: Event) -> Event:
@@ -634,7 +781,7 @@ class Table:
         """Make the game final for its review: refused while it is in play (``game-live``:
         a review shows the stock); a game that is over is made final."""
         with self.lock:
-            problem = policy.review_refusal(self.session)
+            problem = review_refusal(self.session)
             if problem is not None:
                 raise self.refusal(problem)
             try:
@@ -661,7 +808,7 @@ class Table:
         from devilsgrip.table.reviews import kept_review
 
         with self.lock:
-            problem = policy.review_refusal(self.session)
+            problem = review_refusal(self.session)
             if problem is not None:
                 raise self.refusal(problem)
             try:

@@ -18,8 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from devilsgrip.cards import Card
-from devilsgrip.game import Game, Pile
-from devilsgrip.notation import Move
+from devilsgrip.game import Game, Move, Pile
 from devilsgrip.table.places import Place
 from devilsgrip.table.reviews import _move_phrase, costly_moves
 from devilsgrip.table.words import Words, deal_label, sentence

@@ -8,12 +8,8 @@ from typing import TYPE_CHECKING, Any, Final
 from devilsgrip import codes
 from devilsgrip.cards import CELL_NAMES, GRID_SIZE, short_text
 from devilsgrip.errors import DeckError, DevilsGripError, MoveError
-from devilsgrip.game import Game
-from devilsgrip.notation import (
-    Move,
-    MoveKind,
-    parse_game_number,
-)
+from devilsgrip.game import Game, Move, MoveKind
+from devilsgrip.notation import parse_game_number
 
 if TYPE_CHECKING:
     pass

@@ -9,11 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
-from devilsgrip.game import Game, MoveEffect
-from devilsgrip.notation import (
-    Move,
-    MoveKind,
-)
+from devilsgrip.game import Game, Move, MoveEffect, MoveKind
 from devilsgrip.session import PlaySession
 
 if TYPE_CHECKING:

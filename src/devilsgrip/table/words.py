@@ -13,12 +13,8 @@ from typing import TYPE_CHECKING, Final
 
 from devilsgrip import i18n
 from devilsgrip.cards import CELL_NAMES, Card
-from devilsgrip.game import Game, MoveEffect, Source, Status, View
+from devilsgrip.game import REDEAL, Game, MoveEffect, MoveKind, Source, Status, View
 from devilsgrip.i18n import N_
-from devilsgrip.notation import (
-    REDEAL,
-    MoveKind,
-)
 from devilsgrip.rules import PRESETS, Rules
 from devilsgrip.session import PlaySession
 

@@ -39,9 +39,8 @@ from textual.widgets import Static
 from devilsgrip import codes, table
 from devilsgrip.cards import CELL_NAMES, COLUMNS, GRID_SIZE, Card
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.game import Pile
+from devilsgrip.game import Move, Pile
 from devilsgrip.i18n import N_, _
-from devilsgrip.notation import Move
 from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Guide, Place, Words
 from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table, search_hint
 from devilsgrip.table.lines import LineStep, best_line_steps, review_steps

@@ -21,36 +21,35 @@ snapshot, whose view never contains the order of unseen stock cards.
 
 from __future__ import annotations
 
+import concurrent.futures
 import sqlite3
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from datetime import date
 from functools import partial
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import codes, i18n, table
 from devilsgrip.cards import CARD_CODES, MAX_GAME_NUMBER
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.game import Game, Rating, Status
+from devilsgrip.game import Game, Move, Rating, Status, View
 from devilsgrip.i18n import N_
-from devilsgrip.notation import Move
+from devilsgrip.rules import Rules
 from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line, search_hint
 from devilsgrip.table.records import export_records, import_records, refusal_line
 from devilsgrip.web import reviews
-from devilsgrip.web.bodies import (
-    MAX_IMPORT_BODY,
-    bool_field,
-    only_keys,
-    rules_field,
-    string_field,
-)
+from devilsgrip.web.bodies import MAX_IMPORT_BODY
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
 from devilsgrip.web.calls import Call, Reply
+from devilsgrip.web.jobs import ReviewJob
 from devilsgrip.web.responses import WebError, shown
-from devilsgrip.web.views import view_dict
+
+if TYPE_CHECKING:
+    from devilsgrip.table.controller import Review
 
 HINT_PATIENCE: Final = 6.0
 """How many times its time limit the server waits for a hint before it gives up: the
@@ -61,6 +60,64 @@ Handler = Callable[[WebState, Browser, Call, Tr], dict[str, Any]]
 PublicHandler = Callable[[WebState, Call, Tr], dict[str, Any]]
 
 _REFUSAL_STATUS: Final = {"illegal": 409, "changed": 409, "input": 400, "store": 503}
+
+
+# ----------------------------------------------------------------- the fields of a call
+def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in data:
+        if key not in allowed:
+            raise WebError(400, codes.UNKNOWN_FIELD, N_("unknown field '{field}'"),
+                           field=shown(key))
+
+
+def string_field(data: Mapping[str, Any], key: str, limit: int) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise WebError(400, codes.BAD_FIELD,
+                       N_("'{field}' must be text of at most {limit} characters"),
+                       field=key, limit=limit)
+    return value
+
+
+def rules_field(value: str | None) -> str | None:
+    if value is None:
+        return None
+    return str(Rules.parse(value))
+
+
+def bool_field(data: Mapping[str, Any], key: str) -> bool | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise WebError(400, codes.BAD_FIELD, N_("'{field}' must be true or false"), field=key)
+    return value
+
+
+def view_dict(view: View) -> dict[str, Any]:
+    """``view`` as JSON-ready data (card codes and move texts); it never contains the
+    order of unseen stock cards."""
+    return {
+        "rules": view.rules.text,
+        "grid": [[CARD_CODES[c] for c in pile] for pile in view.grid],
+        "talon": [CARD_CODES[c] for c in view.talon],
+        "stock": view.stock_count,
+        "stock_order": (
+            None if view.stock_order is None else [CARD_CODES[c] for c in view.stock_order]
+        ),
+        "unseen": [CARD_CODES[c] for c in view.unseen],
+        "redeals_done": view.redeals_done,
+        "redeals_left": view.redeals_left,
+        "moves": view.moves_played,
+        "score": view.score,
+        "rating": view.rating.value,
+        "over": view.over,
+        "won": view.won,
+        "given_up": view.given_up,
+        "legal": [m.text() for m in view.legal],
+    }
 
 
 def _rating_line(snap: Snapshot, words: Tr) -> str:
@@ -625,6 +682,143 @@ def get_rules(web: WebState, call: Call, tr: Tr) -> dict[str, Any]:
     return {"lang": lang, "text": i18n.rules_text(lang)}
 
 
+# ----------------------------------------------------------------- the review and the history
+# A review takes seconds of CPU, so it runs in the solver's pool and the page follows it:
+# ``POST /api/review`` starts it (or finds it running, or kept in the store) and
+# ``GET /api/review`` tells how far it is, then gives the review with the story, the costly
+# moves in words and the view of every position of the game.  Only a game that has ended is
+# reviewed (``game-live`` otherwise: the review shows the stock); reviewing a game that is
+# over makes it final.  The shapes are in the API contract (``docs/ARCHITECTURE.md``).
+REVIEW_WAIT: Final = 0.4
+"""Seconds a request waits for a review before it answers "running" (a kept review is
+read within it, so asking again is answered at once)."""
+REVIEW_PATIENCE: Final = 3.0
+"""How many times its time limit (+10 s) the server lets a review run before giving up."""
+HISTORY_LIMIT: Final = 200
+"""Finished games the history lists at most, the latest first."""
+MAX_GAME_ID: Final = 2**62
+
+
+def review_doc(game_id: int | None, game: Game, review: Review, tr: Tr) -> dict[str, Any]:
+    """The finished review as the API sends it (see the API contract)."""
+    costly = table.costly_moves(review, game, tr)
+    return {
+        "status": "done",
+        "id": game_id,
+        "review": review.to_dict(),
+        "proven_share": review.proven_share,
+        "story": table.say_review(review, game, tr),
+        "number": game.number,
+        "deal": table.deal_label(game, tr),
+        "rules": table.rules_label(game.rules, tr),
+        "costly": [{
+            "n": m.n, "move": m.move, "better": m.better, "cost": m.cost, "best": m.best,
+            "proven": m.proven, "seen": m.seen, "text": m.line, "played_text": m.played_text,
+            "better_text": m.better_text, "seen_text": m.seen_words,
+            "arrows": {
+                "played": [table.place_name(p) for p in m.played_arrow],
+                "better": None if m.better_arrow is None
+                else [table.place_name(p) for p in m.better_arrow],
+            },
+        } for m in costly],
+        "positions": played_views(game),
+    }
+
+
+def played_views(game: Game) -> list[dict[str, Any]]:
+    """The view of every position of the game as it was played: the deal, then after each
+    move (``positions[n]`` after move ``n``; the last one is the game as it ended)."""
+    walker = game.copy()
+    walker.restart()
+    views = [view_dict(walker.view())]
+    for move in game.move_stack[:-1]:
+        walker.push(move)
+        views.append(view_dict(walker.view()))
+    if game.move_stack:
+        views.append(view_dict(game.view()))
+    return views
+
+
+def _game_id(value: object) -> int | None:
+    """The ``id`` a request names (None: the browser's current game)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.isdigit() and len(value) <= 20:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_GAME_ID:
+        raise WebError(400, codes.BAD_GAME_ID, N_("the game id must be a whole number from 1 to "
+                                              "{max}"), max=MAX_GAME_ID)
+    return value
+
+
+def _answer(job: ReviewJob, tr: Tr, wait: float) -> dict[str, Any]:
+    """How far the review is, or the review itself once it is made."""
+    task = job.task
+    assert task is not None
+    if not task.done() and wait > 0:
+        concurrent.futures.wait([task], timeout=wait)
+    if not task.done():
+        if time.monotonic() - job.began > job.limit * REVIEW_PATIENCE + 10.0:
+            raise WebError(503, codes.SOLVER_TIMEOUT, N_("the solver ran out of time"))
+        return job.running()
+    review = task.result()
+    doc = job.docs.get(tr.lang)
+    if doc is None:
+        doc = review_doc(job.game_id, job.game, review, tr)
+        job.docs[tr.lang] = doc
+    return doc
+
+
+def post_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``{}`` the current game, ``{"id": N}`` a finished game of this browser: start its
+    review (or find it made) and answer its progress, or the review when it is ready."""
+    only_keys(call.data, ("id",))
+    game_id = _game_id(call.data.get("id"))
+    with browser.lock:
+        job = reviews.kept_job(browser, game_id)
+        if job is None:
+            controller = reviews.controller_for(web, browser, game_id)
+            controller.review_start()  # its stock is shown now: the result stands
+            job = reviews.start_review(web, browser, controller)
+    return _answer(job, tr, REVIEW_WAIT)
+
+
+def get_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """``?id=N`` (or nothing: the current game): the review's progress, or the review.
+
+    ``{"status": "none"}`` when this game has not been reviewed (POST starts it); a
+    review kept in the store is read again.  Nothing changes the game here.
+    """
+    game_id = _game_id(call.query.get("id"))
+    with browser.lock:
+        job = reviews.kept_job(browser, game_id)
+        if job is None:
+            controller = reviews.controller_for(web, browser, game_id)
+            if controller.kept_review() is None:
+                return {"status": "none", "id": controller.session.game_id}
+            job = reviews.start_review(web, browser, controller)  # reads it at once
+    return _answer(job, tr, REVIEW_WAIT)
+
+
+def get_history(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
+    """This browser's finished games, the latest first, each with its labels."""
+    store = web.store
+    if store is None:
+        return {"saving": False, "total": 0, "games": []}
+    entries, total = table.history(store, browser.owner, tr, limit=HISTORY_LIMIT)
+    return {
+        "saving": True,
+        "total": total,
+        "games": [{
+            "id": e.game_id, "number": e.number, "deal": e.deal, "rules": e.rules,
+            "status": e.status, "status_label": e.status_label, "score": e.score,
+            "rating": e.rating, "rating_label": e.rating_label, "moves": e.moves,
+            "seconds": round(e.seconds, 1), "started": e.started, "ended": e.ended,
+            "reviewed": e.reviewed,
+        } for e in entries],
+    }
+
+
 def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
     return {
         ("GET", "/api/game"): (get_game, True),
@@ -642,9 +836,9 @@ def _routes() -> dict[tuple[str, str], tuple[Handler, bool]]:
         ("GET", "/api/refusal"): (get_refusal, True),
         ("GET", "/api/stats"): (get_stats, True),
         ("POST", "/api/solution"): (post_solution, False),
-        ("POST", "/api/review"): (reviews.post_review, False),
-        ("GET", "/api/review"): (reviews.get_review, False),
-        ("GET", "/api/history"): (reviews.get_history, True),
+        ("POST", "/api/review"): (post_review, False),
+        ("GET", "/api/review"): (get_review, False),
+        ("GET", "/api/history"): (get_history, True),
         ("GET", "/api/daily"): (get_daily, True),
         ("POST", "/api/daily"): (post_daily, True),
         ("GET", "/api/share"): (get_share, True),

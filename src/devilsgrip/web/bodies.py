@@ -1,16 +1,14 @@
-"""Request bodies: strict UTF-8 JSON objects, bounded in size and depth, fields checked
-(plain Python: every transport reads its requests here)."""
+"""Request bodies: strict UTF-8 JSON objects, bounded in size and depth (plain Python:
+every transport reads its requests here; the API's functions check the fields)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any, Final
 
 from devilsgrip import codes
 from devilsgrip.i18n import N_
-from devilsgrip.rules import Rules
-from devilsgrip.web.responses import WebError, shown
+from devilsgrip.web.responses import WebError
 
 
 def parse_json(body: bytes, limit: int = 0) -> dict[str, Any]:
@@ -91,36 +89,3 @@ def _clean_text(value: object) -> bool:
     if isinstance(value, list):
         return all(_clean_text(v) for v in value)
     return True
-
-
-def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
-    for key in data:
-        if key not in allowed:
-            raise WebError(400, codes.UNKNOWN_FIELD, N_("unknown field '{field}'"),
-                           field=shown(key))
-
-
-def string_field(data: Mapping[str, Any], key: str, limit: int) -> str | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str) or len(value) > limit:
-        raise WebError(400, codes.BAD_FIELD,
-                       N_("'{field}' must be text of at most {limit} characters"),
-                       field=key, limit=limit)
-    return value
-
-
-def rules_field(value: str | None) -> str | None:
-    if value is None:
-        return None
-    return str(Rules.parse(value))
-
-
-def bool_field(data: Mapping[str, Any], key: str) -> bool | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, bool):
-        raise WebError(400, codes.BAD_FIELD, N_("'{field}' must be true or false"), field=key)
-    return value

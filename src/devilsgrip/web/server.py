@@ -9,8 +9,9 @@ what the rest of the project uses:
 - :mod:`~devilsgrip.web.assets`: the page, its files and the card images;
 - :mod:`~devilsgrip.web.browsers`: each browser's session token, settings and game;
 - :mod:`~devilsgrip.web.bodies`: request bodies, read strictly;
-- :mod:`~devilsgrip.web.api`: the API as plain functions ("handle") and the state document;
-- :mod:`~devilsgrip.web.reviews`: the review of a finished game and the game history;
+- :mod:`~devilsgrip.web.api`: the API as plain functions ("handle"), the review of a
+  finished game and the history among them, and the state document;
+- :mod:`~devilsgrip.web.reviews`: the reviews each browser has made or has in the making;
 - :mod:`~devilsgrip.web.app`: :func:`create_app`, the routes and the middleware;
 - :mod:`~devilsgrip.web.runner`: one uvicorn configuration, :func:`serve`, :class:`ServerThread`.
 
