@@ -119,7 +119,12 @@ def test_ctrl_c_stops_cleanly_and_the_rerun_completes(tmp_path: Path, how: str) 
     # run is still going when the signal comes (classic deals are won in milliseconds)
     games, nodes = "1-16", "60000"
     out = tmp_path / "int.sqlite"
-    argv = [sys.executable, "-m", "devilsgrip", "analyze", "--games", games,
+    # started as from a terminal, with Ctrl-C's default handling: an ignored SIGINT is
+    # inherited, and the test process may have been left ignoring it by an earlier test
+    argv = [sys.executable, "-c", "import runpy, signal, sys; "
+            "signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "sys.argv[0] = 'devilsgrip'; runpy.run_module('devilsgrip', run_name='__main__')",
+            "analyze", "--games", games,
             "--rules", "single-pass", "--jobs", "2", "--chunk-size", "1", "--time-limit", "0",
             "--max-nodes", nodes, "--no-progress", "--out", str(out)]
     # its own process group, so the signal reaches every process as Ctrl-C would
