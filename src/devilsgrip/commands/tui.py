@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         set_language(args.lang)
     rules = str(Rules.parse(args.rules))
     from devilsgrip.game import Game
-    from devilsgrip.table.stored import open_for_play, prepare_searches
+    from devilsgrip.table.stored import open_for_play
 
     # a bad game number or deck is refused here, before the screen opens
     if args.daily and (args.game is not None or args.deck is not None):
@@ -38,11 +38,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.deck is not None:
         Game(deck=args.deck, rules=rules)
     store, problem = open_for_play(db_path(args))
-    from devilsgrip.tui.app import DevilsGripApp
-
-    prepare_searches()  # the screen takes the standard streams a search beside needs
-
     from datetime import date
+
+    from devilsgrip.tui.app import DevilsGripApp
 
     app = DevilsGripApp(store, number=args.game, deck=args.deck, rules=rules,
                         store_error=problem, daily=date.today() if args.daily else None)

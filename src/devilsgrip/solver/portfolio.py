@@ -7,13 +7,15 @@ See [the portfolio][portfolio] (docs/solver.md).
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.process
 import os
+import pickle
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Final, Generic, TypeVar
 
 from devilsgrip.game import Game
@@ -91,25 +93,33 @@ T = TypeVar("T")
 class Beside(Generic[T]):
     """``target(*args)`` run in a process of its own, beside the caller's work.
 
-    Its answer is None when it failed, took longer than it was waited for, or could
-    not start (one core, or a program whose standard streams are not files: the
-    terminal game, when :func:`prepare_beside` was not called before its screen
-    took them); the caller then has nothing from it and goes on without.
+    The process is a fresh interpreter that runs :mod:`devilsgrip.solver._beside`: it takes
+    ``target`` (found by its module) and ``args`` from a file and leaves its answer in
+    another, with no standard stream of the program's (the terminal game's screen holds
+    them) and without importing the program that asked (a script needs no
+    ``if __name__ == "__main__"`` guard).  Its answer is None when it failed, took longer
+    than it was waited for, or could not start (one core, no process to be had); the
+    caller then has nothing from it and goes on without.
     """
 
     def __init__(self, target: Callable[..., T], *args: Any) -> None:
-        self._worker: multiprocessing.process.BaseProcess | None = None
-        self._answers: multiprocessing.SimpleQueue[T | None] | None = None
+        self._worker: subprocess.Popen[bytes] | None = None
+        self._files: tempfile.TemporaryDirectory[str] | None = None
+        self._answer = Path()
         if not beside_possible():
             return
-        context = multiprocessing.get_context("spawn")  # no fork of a program's threads
         try:
-            self._answers = context.SimpleQueue()
-            self._worker = context.Process(target=_answer, args=(target, args, self._answers),
-                                           daemon=True)
-            self._worker.start()
-        except (OSError, ValueError):  # no process to be had
-            self.close()
+            self._files = tempfile.TemporaryDirectory(prefix="devilsgrip-beside-")
+            order = Path(self._files.name) / "order"
+            self._answer = Path(self._files.name) / "answer"
+            order.write_bytes(pickle.dumps((target, args), protocol=pickle.HIGHEST_PROTOCOL))
+            self._worker = subprocess.Popen(
+                [sys.executable, "-m", "devilsgrip.solver._beside", str(order),
+                 str(self._answer)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env=_beside_environment())
+        except (OSError, ValueError, pickle.PicklingError, AttributeError, TypeError):
+            self.close()  # no process or no file to be had, or a target that cannot go
 
     @property
     def started(self) -> bool:
@@ -117,56 +127,44 @@ class Beside(Generic[T]):
 
     def done(self) -> bool:
         """Whether its answer is in (or it ended without one)."""
-        return self._worker is None or self._answers is None or \
-            not self._answers.empty() or not self._worker.is_alive()
+        return self._worker is None or self._worker.poll() is not None
 
     def answer(self, wait: float | None) -> T | None:
         """Its answer, waited for at most ``wait`` seconds (None: as long as it runs);
         the process is ended then."""
         found: T | None = None
-        if self._worker is not None and self._answers is not None:
-            until = None if wait is None else time.perf_counter() + wait
-            while self._answers.empty() and self._worker.is_alive():
-                if until is not None and time.perf_counter() > until:
-                    break
-                self._worker.join(0.02)
-            found = self._answers.get() if not self._answers.empty() else None
+        if self._worker is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._worker.wait(None if wait is None else max(0.0, wait))
+            if self._worker.poll() is not None:
+                with contextlib.suppress(OSError, EOFError, pickle.UnpicklingError,
+                                         AttributeError, ImportError):
+                    found = pickle.loads(self._answer.read_bytes())
         self.close()
         return found
 
     def close(self) -> None:
-        """End the process (its answer is no longer needed)."""
-        worker, answers = self._worker, self._answers
-        self._worker = self._answers = None
+        """End the process (its answer is no longer needed) and remove its files."""
+        worker, files = self._worker, self._files
+        self._worker = self._files = None
         if worker is not None:
-            if worker.is_alive():
+            if worker.poll() is None:
                 worker.terminate()
-            worker.join()
-        if answers is not None:
-            answers.close()
+            worker.wait()
+        if files is not None:
+            files.cleanup()
+
+    def __del__(self) -> None:
+        self.close()
 
 
-def _answer(target: Callable[..., T], args: tuple[Any, ...],
-            answers: multiprocessing.SimpleQueue[T | None]) -> None:
-    """The process beside: its answer, or None when it failed (nothing is printed: the
-    terminal game's screen shares the terminal)."""
-    try:
-        found: T | None = target(*args)
-    except Exception:
-        found = None
-    answers.put(found)
-
-
-def prepare_beside() -> None:
-    """Start what a process beside needs from the program's standard streams (the
-    resource tracker of :mod:`multiprocessing`) while they are still the program's
-    own: a screen library that replaces them leaves none to hand on."""
-    if not beside_possible():
-        return
-    with contextlib.suppress(Exception):
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
+def _beside_environment() -> dict[str, str]:
+    """The program's environment, with the directory this package was imported from
+    first on the process's import path (a checkout that is not installed works too)."""
+    env = dict(os.environ)
+    home = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [home, env.get("PYTHONPATH")]))
+    return env
 
 
 def _combine(game: Game, result: SolveResult, win: WinResult, start: float) -> SolveResult:

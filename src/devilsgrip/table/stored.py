@@ -35,7 +35,7 @@ from devilsgrip.table.words import Event, Words
 __all__ = ["GameInfo", "Kept", "Player", "Stats", "Store", "StoreError", "WebSession",
            "current_table", "finished_table", "import_records", "keep_first_game",
            "last_finished", "open_existing", "open_for_play", "open_store", "parse_time",
-           "prepare_searches", "split_records", "start_table", "store_error_text",
+           "split_records", "start_table", "store_error_text",
            "stored_table", "unkeep_first_game"]
 
 
@@ -84,14 +84,6 @@ def open_for_play(path: Path | str | None) -> tuple[Store | None, StoreError | N
     """The store to play with, or None and why (never raises: the games then run unsaved,
     and the screen says why)."""
     return _open_or_why(path)
-
-
-def prepare_searches() -> None:
-    """What a screen that takes over the program's standard streams calls first: the
-    searches a review runs in a process beside need them (see the solver's portfolio)."""
-    from devilsgrip.solver.portfolio import prepare_beside
-
-    prepare_beside()
 
 
 @dataclass
