@@ -32,16 +32,45 @@ from typing import Any
 from devilsgrip.game import Game
 from devilsgrip.solver import core, play_game
 
-T_975: dict[int, float] = {
-    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-    9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042, 40: 2.021,
-    60: 2.000, 120: 1.980,
-}
-"""The 97.5% quantile of Student's t by degrees of freedom (the nearest fewer is used)."""
 
+def t_quantile(df: int, p: float = 0.975) -> float:
+    """The ``p`` quantile (above one half) of Student's t with ``df`` degrees of freedom.
 
-def t_quantile(df: int) -> float:
-    return T_975[max(d for d in T_975 if d <= df)] if df < 120 else 1.96
+    The distribution function has a closed form for whole degrees of freedom (a finite
+    series in the cosine of ``atan(t / sqrt(df))``, Abramowitz and Stegun 26.7.3 and
+    26.7.4); the quantile is found from it by bisection.
+    """
+    if df < 1 or not 0.5 <= p < 1:
+        raise ValueError(f"t_quantile: df {df} must be at least 1 and p {p} in [0.5, 1)")
+    inside = 2 * p - 1  # the share of the distribution between -t and t
+
+    def share(t: float) -> float:
+        theta = math.atan(t / math.sqrt(df))
+        c2 = math.cos(theta) ** 2
+        if df % 2:
+            term = total = math.cos(theta) if df > 1 else 0.0
+            for k in range(1, (df - 1) // 2):
+                term *= c2 * (2 * k) / (2 * k + 1)
+                total += term
+            return 2 / math.pi * (theta + math.sin(theta) * total)
+        term = total = 1.0
+        for k in range(1, df // 2):
+            term *= c2 * (2 * k - 1) / (2 * k)
+            total += term
+        return math.sin(theta) * total
+
+    low, high = 0.0, 1.0
+    while share(high) < inside:
+        low, high = high, 2 * high
+    for _ in range(200):
+        mid = (low + high) / 2
+        if share(mid) < inside:
+            low = mid
+        else:
+            high = mid
+        if high - low < 1e-12:
+            break
+    return (low + high) / 2
 
 
 def interval(diffs: list[int]) -> tuple[float, float, float]:
