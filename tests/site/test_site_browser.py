@@ -178,6 +178,43 @@ def test_plays_reloads_and_plays_offline(browser: Any, server: StaticServer) -> 
     context.close()
 
 
+def test_two_tabs_play_one_game(browser: Any, server: StaticServer) -> None:
+    """Two tabs of the site in one browser: each plays on the games as the other left
+    them, so no move of either is lost (each tab has its own worker and its own copy of
+    the games folder)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  reduced_motion="reduce")
+    errors: list[str] = []
+    first = context.new_page()
+    first.on("pageerror", lambda e: errors.append(str(e)))
+    first.goto(server.url)
+    deal = ready(first)["deal"]
+    first.click("#stock")
+    moves_become(first, 1)
+    second = context.new_page()
+    second.on("pageerror", lambda e: errors.append(str(e)))
+    second.goto(server.url)
+    assert ready(second)["deal"] == deal and second.inner_text("#moves") == "1"
+    second.click("#stock")
+    moves_become(second, 2)
+    first.click("#stock")  # played on the game with the second tab's move in it
+    moves_become(first, 3)
+    second.reload()
+    assert ready(second)["deal"] == deal and second.inner_text("#moves") == "3"
+    first.reload()
+    assert ready(first)["deal"] == deal and first.inner_text("#moves") == "3"
+    # a tab that played and was closed: the other plays on with its move
+    second.click("#stock")
+    moves_become(second, 4)
+    second.close()
+    first.click("#stock")
+    moves_become(first, 5)
+    first.reload()
+    assert ready(first)["moves"] == "5"
+    assert errors == []
+    context.close()
+
+
 def test_installable_and_accessible(browser: Any, server: StaticServer) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844},
                                   reduced_motion="reduce")

@@ -8,6 +8,11 @@
 // imported (in the browser's cache, for this package and this runtime only); later
 // starts resume from it instead of starting Python and importing everything again.
 //
+// Two tabs of the site have a worker each, each with its own copy of the folder: while
+// more than one is open, or after another wrote, a request first takes the folder as
+// the other left it (and opens the games again from it), all under a lock that the
+// workers of the site share, so a move is always played on the games as they stand.
+//
 // Messages: the page sends {id, method, path, body, languages}; the worker answers
 // {id, status, text, took} (text: the JSON answer; took: the milliseconds spent in
 // Python and in keeping the folder), and while it starts
@@ -19,9 +24,16 @@ const DATA = "/devilsgrip";
 const LIB = "/devilsgrip-lib";
 const STEPS = 4;
 const SNAPSHOTS = "devilsgrip-snapshot";
+const TAB_LOCK = "devilsgrip-tab-";
+const FOLDER_LOCK = "devilsgrip-folder";
 let door = null;
+let doors = null; // the Python module that makes them
 let keeps = false;
+let stale = false; // another tab wrote the folder since this one last took it
 let queue = Promise.resolve();
+const locks = self.navigator && self.navigator.locks ? self.navigator.locks : null;
+const written = self.BroadcastChannel ? new BroadcastChannel("devilsgrip-folder") : null;
+if (written) written.onmessage = () => { stale = true; };
 
 const progress = (step, done) => postMessage({ progress: step, done, total: STEPS });
 
@@ -107,10 +119,30 @@ async function start() {
     keeps = false;
   }
   progress("Opening your saved games", 3);
-  const worker = pyodide.pyimport("devilsgrip.site.worker");
-  door = worker.WorkerDoor.callKwargs(DATA, { persist: keeps });
+  doors = pyodide.pyimport("devilsgrip.site.worker");
+  door = doors.WorkerDoor.callKwargs(DATA, { persist: keeps });
   await keep();
+  if (keeps && locks) {
+    // held while this worker lives: the other tabs see that this one is open
+    locks.request(TAB_LOCK + crypto.randomUUID(), () => new Promise(() => {}));
+  }
   progress("Opening your saved games", 4);
+}
+
+// Whether another tab of the site is open now.
+async function othersOpen() {
+  const held = (await locks.query()).held || [];
+  return held.filter((lock) => lock.name.startsWith(TAB_LOCK)).length > 1;
+}
+
+// The games opened again from the folder as another tab left it in IndexedDB.
+async function takeFolder() {
+  door.close();
+  door.destroy();
+  door = null;
+  await sync(true);
+  door = doors.WorkerDoor.callKwargs(DATA, { persist: keeps });
+  stale = false;
 }
 
 // What the folder holds: each file's name, time of change and size.  The file system
@@ -128,7 +160,26 @@ function folderStamp() {
 // The folder written back to IndexedDB (nothing to do when the browser keeps nothing,
 // nor when the request changed no file: a request that only reads, most GETs).
 async function keep(before = null) {
-  if (keeps && (before === null || folderStamp() !== before)) await sync(false);
+  if (keeps && (before === null || folderStamp() !== before)) {
+    await sync(false);
+    if (written) written.postMessage("written");
+  }
+}
+
+// One request, under the lock of the folder when the games are kept, the folder taken
+// first when another tab may have written it.
+function serve(message) {
+  if (!keeps || !locks) return answer(message);
+  return locks.request(FOLDER_LOCK, async () => {
+    try {
+      if (stale || await othersOpen()) await takeFolder();
+    } catch (error) {
+      postMessage({ id: message.id, status: 503, text: JSON.stringify({
+        error: "store-failed", message: String(error && error.message || error) }) });
+      return;
+    }
+    await answer(message);
+  });
 }
 
 function answer(message) {
@@ -165,6 +216,6 @@ const ready = start().then(
 self.onmessage = (event) => {
   const message = event.data;
   if (!message || typeof message.id !== "number") return;
-  queue = queue.then(() => ready).then(() => answer(message), () => postMessage({
+  queue = queue.then(() => ready).then(() => serve(message), () => postMessage({
     id: message.id, status: 0, text: "" }));
 };
