@@ -32,7 +32,7 @@ let keeps = false;
 let stale = false; // another tab wrote the folder since this one last took it
 let queue = Promise.resolve();
 const locks = self.navigator && self.navigator.locks ? self.navigator.locks : null;
-const written = self.BroadcastChannel ? new BroadcastChannel("devilsgrip-folder") : null;
+const written = self.BroadcastChannel ? new BroadcastChannel(FOLDER_LOCK) : null;
 if (written) written.onmessage = () => { stale = true; };
 
 const progress = (step, done) => postMessage({ progress: step, done, total: STEPS });
@@ -135,11 +135,14 @@ async function othersOpen() {
   return held.filter((lock) => lock.name.startsWith(TAB_LOCK)).length > 1;
 }
 
-// The games opened again from the folder as another tab left it in IndexedDB.
+// The games opened again from the folder as another tab left it in IndexedDB (also
+// after a try that failed halfway, which left no games open).
 async function takeFolder() {
-  door.close();
-  door.destroy();
-  door = null;
+  if (door) {
+    door.close();
+    door.destroy();
+    door = null;
+  }
   await sync(true);
   door = doors.WorkerDoor.callKwargs(DATA, { persist: keeps });
   stale = false;
@@ -172,7 +175,7 @@ function serve(message) {
   if (!keeps || !locks) return answer(message);
   return locks.request(FOLDER_LOCK, async () => {
     try {
-      if (stale || await othersOpen()) await takeFolder();
+      if (stale || !door || await othersOpen()) await takeFolder();
     } catch (error) {
       postMessage({ id: message.id, status: 503, text: JSON.stringify({
         error: "store-failed", message: String(error && error.message || error) }) });
