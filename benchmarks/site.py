@@ -14,7 +14,9 @@ serves it with a plain static server on loopback, and drives Debian's Chromium
 3. a move's latency in the worker (a deal from the stock and its undo, each
    written to the browser's database and kept in IndexedDB before the answer),
    p50 and p95, measured in the page around ``request()``; and again with a second
-   tab of the site open (each request then takes the folder back first);
+   tab of the site open (each request then takes the folder back first), and with a
+   history of ``--history`` finished games imported (the database file grows with it,
+   and the browser's storage copies it whole at each checkpoint of its log);
 4. a hint's seconds in the worker against this package run natively by CPython on
    the same position, with the same pure-Python search core, as a ratio.
 
@@ -113,6 +115,26 @@ TIME_HINTS = """async ([count, game]) => {
 }"""
 
 
+IMPORT = """async ([text]) => {
+  const { request } = await import("./static/transport.js");
+  return request("POST", "/api/import", { records: text });
+}"""
+
+
+def history_records(count: int) -> str:
+    """The records of ``count`` finished games (greedy's, deals 100001 on, the three
+    presets in turn), as a player's export holds them."""
+    from devilsgrip.game import Game
+    from devilsgrip.records import write_record
+    from devilsgrip.solver import play_game
+
+    presets = ("classic", "single-pass", "literal")
+    return "\n\n".join(
+        write_record(play_game(Game(100_001 + i, rules=presets[i % 3]), "greedy",
+                               time_limit=0.05))
+        for i in range(count))
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=100)[94]
 
@@ -139,6 +161,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold and warm starts timed")
     parser.add_argument("--game", type=int, default=7, help="the deal of the hints")
     parser.add_argument("--pyodide", type=Path, default=Path(PYODIDE_PLACES[0]))
+    parser.add_argument("--history", type=int, default=1000,
+                        help="finished games imported before the last moves timed")
     args = parser.parse_args()
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -194,6 +218,13 @@ def main() -> int:
         other.close()
         print(f"a move with a second tab open: p50 {statistics.median(shared):.1f} ms, p95 "
               f"{p95(shared):.1f} ms ({len(shared)} moves)")
+        if args.history:
+            page.evaluate(IMPORT, [history_records(args.history)])
+            page.reload()
+            page.wait_for_function(READY, timeout=300_000)
+            kept, _ = page.evaluate(TIME_REQUESTS, [args.moves])
+            print(f"a move with {args.history} finished games kept: p50 "
+                  f"{statistics.median(kept):.1f} ms, p95 {p95(kept):.1f} ms ({len(kept)} moves)")
         hints = page.evaluate(TIME_HINTS, [args.hints, args.game])
         in_browser = statistics.median(hints) / 1000
         browser.close()

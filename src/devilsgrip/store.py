@@ -38,7 +38,7 @@ from devilsgrip.rules import Rules
 
 APPLICATION_ID: Final = 0x44475250  # "DGRP"
 """The SQLite ``application_id`` that marks a devilsgrip database."""
-SCHEMA_VERSION: Final = 6
+SCHEMA_VERSION: Final = 7
 """The schema version this code writes (``PRAGMA user_version``)."""
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
 """The first bytes of every SQLite file."""
@@ -461,6 +461,69 @@ def _migrate_5_to_6(con: sqlite3.Connection) -> None:
     con.execute("CREATE INDEX dailies_day ON dailies (day)")
 
 
+def pack_events(events: Iterable[tuple[str, str | None]]) -> str:
+    """A game's events as one line: a move by its text, any other event as ``!kind``
+    (``!kind:move`` with a move).  Move texts hold no space, ``!`` or ``:``.
+
+    >>> pack_events([("move", "d"), ("undo", None), ("move", "t-c2"), ("giveup", None)])
+    'd !undo t-c2 !giveup'
+    """
+    words = []
+    for kind, move in events:
+        if kind == "move" and move is not None:
+            words.append(move)
+        else:
+            words.append(f"!{kind}" if move is None else f"!{kind}:{move}")
+    return " ".join(words)
+
+
+def unpack_events(text: str) -> list[tuple[str, str | None]]:
+    """The events of :func:`pack_events`'s line; raises ValueError on a word it did not write."""
+    events: list[tuple[str, str | None]] = []
+    for word in text.split():
+        if not word.startswith("!"):
+            events.append(("move", word))
+            continue
+        kind, _, move = word[1:].partition(":")
+        if kind not in EVENT_KINDS or kind == "move":
+            raise ValueError(f"unknown event {word!r}")
+        events.append((kind, move or None))
+    return events
+
+
+_EVENT_COUNT: Final = ("SELECT COALESCE((SELECT count FROM logs WHERE game_id = ?), "
+                       "(SELECT MAX(seq) FROM events WHERE game_id = ?), 0)")
+"""How many events a game has, kept as rows or as one line (game id twice)."""
+
+
+def _fold_events(con: sqlite3.Connection, game_id: int) -> None:
+    """Keep a final game's events as one line in ``logs`` (inside the caller's transaction)."""
+    rows = con.execute("SELECT kind, move FROM events WHERE game_id = ? ORDER BY seq",
+                       (game_id,)).fetchall()
+    count = int(con.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                            (game_id,)).fetchone()[0])
+    if not rows:
+        return
+    con.execute("INSERT OR REPLACE INTO logs (game_id, count, events) VALUES (?, ?, ?)",
+                (game_id, count, pack_events((str(k), m) for k, m in rows)))
+    con.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+
+
+def _migrate_6_to_7(con: sqlite3.Connection) -> None:
+    # a final game's events, which never change again, as one line of text (about a
+    # seventh of the rows' room: the browser's file system copies the whole database file
+    # at each checkpoint); the time of each event, which nothing read, is not kept for them
+    con.execute(
+        """CREATE TABLE logs (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            count INTEGER NOT NULL,
+            events TEXT NOT NULL
+        )"""
+    )
+    for (game_id,) in con.execute("SELECT id FROM games WHERE final = 1").fetchall():
+        _fold_events(con, int(game_id))
+
+
 MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_0_to_1,
     _migrate_1_to_2,
@@ -468,6 +531,7 @@ MIGRATIONS: Final[tuple[Callable[[sqlite3.Connection], None], ...]] = (
     _migrate_3_to_4,
     _migrate_4_to_5,
     _migrate_5_to_6,
+    _migrate_6_to_7,
 )
 """The schema migrations: the ``n``-th takes a database from version ``n`` to ``n + 1``."""
 assert len(MIGRATIONS) == SCHEMA_VERSION
@@ -915,20 +979,26 @@ class Store:
             final = state in (Status.WON.value, Status.GIVEN_UP.value)
         with self._write() as con:
             if seen is None:
-                seen = int(con.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)
-                ).fetchone()[0])
+                seen = int(con.execute(_EVENT_COUNT, (game_id, game_id)).fetchone()[0])
             seq = seen + 1
-            # written only when event ``seen`` is still the last: the check and the insert
-            # are one statement
+            # written only when event ``seen`` is still the last and the events are not one
+            # line yet: the checks and the insert are one statement
             added = con.execute(
                 "INSERT INTO events (game_id, seq, kind, move, at) SELECT ?, ?, ?, ?, ? "
                 "WHERE NOT EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq >= ?)"
-                " AND (? = 0 OR EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq = ?))",
-                (game_id, seq, kind, move, when, game_id, seq, seen, game_id, seen),
+                " AND (? = 0 OR EXISTS (SELECT 1 FROM events WHERE game_id = ? AND seq = ?))"
+                " AND NOT EXISTS (SELECT 1 FROM logs WHERE game_id = ?)",
+                (game_id, seq, kind, move, when, game_id, seq, seen, game_id, seen, game_id),
             ).rowcount
+            folded = False
             if added != 1:
-                raise _error(codes.STORE_GAME_CHANGED, self.path, game_id=game_id)
+                # a final game's events are one line (see _fold_events): added to its end
+                folded = con.execute(
+                    "UPDATE logs SET count = ?, events = events || ' ' || ? "
+                    "WHERE game_id = ? AND count = ?",
+                    (seq, pack_events([(kind, move)]), game_id, seen)).rowcount == 1
+                if not folded:
+                    raise _error(codes.STORE_GAME_CHANGED, self.path, game_id=game_id)
             con.execute(
                 "UPDATE games SET status = ?, score = ?, moves = ?, updated = ?, "
                 "hints = hints + ?, final = ?, play_seconds = COALESCE(?, play_seconds), "
@@ -937,12 +1007,13 @@ class Store:
                 (state, game.score, game.moves_played, when, int(kind == "hint"), int(final),
                  play_seconds, int(final), when, game_id),
             )
+            if final and not folded:
+                _fold_events(con, game_id)
         return seq
 
     def event_count(self, game_id: int) -> int:
         """How many events the game has (what a writer passes as ``seen``)."""
-        rows = self._read("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                          (game_id,))
+        rows = self._read(_EVENT_COUNT, (game_id, game_id))
         return int(rows[0][0])
 
     def set_play_time(self, game_id: int, seconds: float) -> None:
@@ -979,10 +1050,14 @@ class Store:
                 (gid, owner, number, deck, position, str(game.rules), when, end or when, end,
                  status, game.score, game.moves_played, hints, int(end is not None)),
             )
-            con.executemany(
-                "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
-                [(gid, i, k, m, when) for i, (k, m) in enumerate(events, start=1)],
-            )
+            if end is not None and events:
+                con.execute("INSERT INTO logs (game_id, count, events) VALUES (?, ?, ?)",
+                            (gid, len(events), pack_events(events)))
+            else:
+                con.executemany(
+                    "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, ?)",
+                    [(gid, i, k, m, when) for i, (k, m) in enumerate(events, start=1)],
+                )
         return gid
 
     def game_info(self, game_id: int) -> GameInfo | None:
@@ -1031,6 +1106,12 @@ class Store:
 
     def events(self, game_id: int) -> list[tuple[str, str | None]]:
         """A game's events in order: (kind, move text or None)."""
+        log = self._read("SELECT events FROM logs WHERE game_id = ?", (game_id,))
+        if log:
+            try:
+                return unpack_events(str(log[0][0]))
+            except ValueError as exc:
+                raise _error(codes.STORE_CORRUPT, self.path) from exc
         return [(k, m) for k, m in self._read(
             "SELECT kind, move FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
 
@@ -1077,6 +1158,7 @@ class Store:
             con.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM current_games WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            con.execute("DELETE FROM logs WHERE game_id = ?", (game_id,))
             con.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
     def record(self, game_id: int) -> str:

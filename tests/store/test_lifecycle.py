@@ -189,7 +189,7 @@ def _v2_database(path: Path) -> None:
 
 
 def test_migration_keeps_results_and_drops_games_never_played(db: Path) -> None:
-    assert len(MIGRATIONS) == SCHEMA_VERSION == 6
+    assert len(MIGRATIONS) == SCHEMA_VERSION == 7
     _v2_database(db)
     with Store.open(db) as store:
         assert store.schema_version == SCHEMA_VERSION

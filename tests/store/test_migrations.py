@@ -27,7 +27,7 @@ def test_fresh_database_gets_current_schema(db: Path) -> None:
     with Store.open(db) as store:
         assert store.schema_version == SCHEMA_VERSION
     assert _tables(db) == {"games", "events", "settings", "web_sessions", "current_games",
-                           "counters", "reviews", "dailies"}
+                           "counters", "reviews", "dailies", "logs"}
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
