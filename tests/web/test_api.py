@@ -533,7 +533,8 @@ def test_without_a_store_the_game_still_runs(make_client: MakeClient) -> None:
     assert isinstance(data["game"]["warning"], str) and data["game"]["warning"]
     data = post(c, "/api/move", {"move": "d"}).json()
     assert data["view"]["talon"] and data["game"]["saving"] is False
-    assert c.get("/api/stats").json() == {"saving": False, "best": None}
+    assert c.get("/api/stats").json() == {"saving": False, "best": None, "rules": "classic",
+                                           "choices": [["classic", "Classic"]]}
     c.post("/api/settings", json={"four_colour": True})
     assert c.get("/api/settings").json()["four_colour"] is True
 

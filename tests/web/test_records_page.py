@@ -131,3 +131,40 @@ def test_a_damaged_file_is_reported_and_nothing_is_written(open_as: Callable[...
     assert page.locator("#records-body .form-error").count() == 1
     assert call(page, "GET", "/api/stats") == before
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_statistics_dialog_chooses_the_rules_it_counts(open_as: Callable[..., Page]) -> None:
+    from devilsgrip.game import Game
+    from devilsgrip.records import write_record
+    from devilsgrip.solver import play_game
+
+    page = open_as(locale="fr-FR", width=390, height=844)
+    games = [play_game(Game(n, rules=rules), "greedy", time_limit=0.05)
+             for n, rules in ((3, "classic"), (4, "classic"), (6, "single-pass"))]
+    done = call(page, "POST", "/api/import",
+                {"records": "\n\n".join(write_record(g) for g in games)})
+    assert done["imported"] == 3
+    page.click("#btn-menu")  # on a phone the statistics are in the menu
+    page.locator("#menu-list button", has_text="Statistiques").click()
+    page.locator("#stats-body table").wait_for()
+    select = page.locator("#stats-rules")
+    assert select.is_enabled()
+    assert select.locator("option").all_text_contents() == [
+        "Classique", "Un seul passage", "Toutes les règles"]
+    assert select.input_value() == "classic"
+
+    def finished() -> str:
+        return page.locator("#stats-body tr").first.locator("td").text_content() or ""
+
+    assert finished() == "2"
+    select.select_option("single-pass")
+    page.wait_for_function("() => document.querySelector('#stats-body tr td')?.textContent"
+                           " === '1'")
+    assert "Meilleur sur cette donne" not in (page.locator("#stats-body").text_content() or "")
+    select.select_option("all")
+    page.wait_for_function("() => document.querySelector('#stats-body tr td')?.textContent"
+                           " === '3'")
+    assert page.locator("#dlg-stats").evaluate("d => d.open")
+    page.screenshot(path=str(ARTIFACTS / "stats-rules-390.png"))
+    page.keyboard.press("Escape")
+    assert not page.errors  # type: ignore[attr-defined]

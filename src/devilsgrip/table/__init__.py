@@ -94,6 +94,9 @@ from devilsgrip.table.guide import (
     first_steps as first_steps,
 )
 from devilsgrip.table.history import (
+    ALL_RULES as ALL_RULES,
+)
+from devilsgrip.table.history import (
     HistoryEntry as HistoryEntry,
 )
 from devilsgrip.table.history import (
@@ -101,6 +104,9 @@ from devilsgrip.table.history import (
 )
 from devilsgrip.table.history import (
     history_entry as history_entry,
+)
+from devilsgrip.table.history import (
+    stats_choices as stats_choices,
 )
 from devilsgrip.table.places import (
     PLACE_INDEX as PLACE_INDEX,

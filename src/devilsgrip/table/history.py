@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from devilsgrip.game import Rating
 
@@ -51,3 +51,18 @@ def history(store: Store, owner: str, words: Words, *,
     reviewed = store.reviewed(owner)
     shown = [history_entry(g, words, g.id in reviewed) for g in finished[:limit]]
     return shown, len(finished)
+
+
+ALL_RULES: Final = "all"
+"""The choice of the statistics of every rules together."""
+
+
+def stats_choices(played: list[str], current: str, words: Words) -> list[tuple[str, str]]:
+    """The rules whose statistics a player may choose, each with its label: the rules of the
+    game in play first, then the others played (most played first), then all rules together
+    (when more than one was played).  Every game counts in the statistics of its rules."""
+    texts = [current, *(r for r in played if r != current)]
+    choices = [(r, rules_label(r, words)) for r in texts]
+    if len(texts) > 1:
+        choices.append((ALL_RULES, words.gettext("All rules")))
+    return choices

@@ -476,12 +476,24 @@ def get_refusal(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
 
 
 def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
-    best = browser.table.deal_best()
+    """``?rules=R``: the player's statistics under the rules ``R`` (default: the game's;
+    ``all``: every rules together), with the rules to choose from; the best on this deal
+    comes with the game's own rules."""
+    current = str(browser.table.game.rules)
+    asked = call.query.get("rules", "")[:200]
+    rules = asked if asked == table.ALL_RULES else rules_field(asked or current) or current
+    best = browser.table.deal_best() if rules == current else None
     if web.store is None:
-        return {"saving": False, "best": best}
-    stats = web.store.stats(owner=browser.owner).to_dict()
+        return {"saving": False, "best": browser.table.deal_best(), "rules": current,
+                "choices": table.stats_choices([], current, tr)}
+    stats = web.store.stats(owner=browser.owner,
+                            rules=None if rules == table.ALL_RULES else rules).to_dict()
     stats.pop("owner", None)  # the owner names the session token: never in a body
-    return dict(stats) | {"saving": True, "best": best}
+    choices = table.stats_choices(web.store.rules_played(owner=browser.owner), current, tr)
+    if all(value != rules for value, _ in choices):
+        choices.insert(1, (rules, table.rules_label(rules, tr)))
+    return dict(stats) | {"saving": True, "rules": rules, "choices": choices} | (
+        {"best": best} if rules == current else {})
 
 
 def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:

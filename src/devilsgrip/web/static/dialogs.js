@@ -189,14 +189,19 @@ export function showRules(text) {
 
 export function showStatsLoading() {
   showText($("stats-body"), t("Loading…"));
-  openDialog("dlg-stats");
+  if (!$("dlg-stats").open) openDialog("dlg-stats");
 }
 
 export function showStatsError(message) {
   showText($("stats-body"), message);
 }
 
-export function showStats(s) {
+// onChoose(rules): the player chose the statistics of other rules.
+export function showStats(s, onChoose) {
+  const select = $("stats-rules");
+  fillOptions(select, s.choices || [], s.rules);
+  select.disabled = !(s.choices && s.choices.length > 1);
+  select.onchange = () => onChoose(select.value);
   const box = $("stats-body");
   const value = (x, digits = 0) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
   const rows = [
@@ -241,7 +246,6 @@ export function showStats(s) {
     }
     parts.push(chart);
   }
-  if (s.rules) parts.push(Object.assign(document.createElement("p"), { className: "note", textContent: t("Rules: {rules}", { rules: s.rules }) }));
   box.replaceChildren(...parts);
 }
 

@@ -147,10 +147,13 @@ export async function openRules() {
   }
 }
 
-export async function openStats() {
+// rules: the rules whose statistics are shown ("all": every rules together; none: the
+// game's own), chosen again in the dialog.
+export async function openStats(rules) {
   showStatsLoading();
   try {
-    showStats(await request("GET", "/api/stats"));
+    const query = rules ? `?rules=${encodeURIComponent(rules)}` : "";
+    showStats(await request("GET", `/api/stats${query}`), openStats);
   } catch (error) {
     showStatsError(error.message);
   }

@@ -53,6 +53,7 @@ export function applyStrings() {
   $("lbl-new-winnable").textContent = t("Winnable deals only");
   $("daily-title").textContent = t("Daily deal");
   $("lbl-daily-rules").textContent = t("Rules");
+  $("lbl-stats-rules").textContent = t("Rules");
   $("share-title").textContent = t("Share the result");
   $("end-share").textContent = t("Share");
   $("rules-title").textContent = t("Rules");
