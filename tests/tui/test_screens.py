@@ -437,3 +437,36 @@ def test_a_failing_review_or_best_line_is_reported_as_such(
             assert screen.table.session.game.moves_played == 1
 
     asyncio.run(scenario())
+
+
+def test_statistics_of_each_rules_a_key_away(store: Store) -> None:
+    for number, rules in ((3, "classic"), (4, "classic"), (5, "single-pass")):
+        store.save_game(play_game(Game(number, rules=rules), "greedy", time_limit=0.05),
+                        owner=OWNER)
+
+    async def scenario() -> None:
+        app = make_app(store, number=7, rules="single-pass")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("s")
+            stats = app.screen
+            assert isinstance(stats, StatsScreen)
+
+            def shown() -> tuple[str, str]:
+                title = str(stats.query_one(".dialog-title", Static).render())
+                return title, str(stats.query_one("#stats-body", Static).render())
+
+            title, body = shown()
+            assert title == "Statistics: Single pass" and "1 game finished" in body
+            assert "r: other rules" in str(stats.query_one(".dialog-keys").render())
+            await pilot.press("r")
+            title, body = shown()
+            assert title == "Statistics: Classic" and "2 games finished" in body
+            await pilot.press("r")
+            title, body = shown()
+            assert title == "Statistics: All rules" and "3 games finished" in body
+            await pilot.press("r")
+            assert shown()[0] == "Statistics: Single pass"
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+
+    asyncio.run(scenario())

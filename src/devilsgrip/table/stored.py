@@ -120,6 +120,11 @@ class Player:
         error)."""
         return None if self.store is None else self.store.stats(rules=rules, owner=self.owner)
 
+    def rules_played(self) -> list[str]:
+        """The rules texts of the player's games, most played first (raises the store's
+        error)."""
+        return [] if self.store is None else self.store.rules_played(owner=self.owner)
+
     def start(self, words: Words, *, number: int | None = None, deck: str | None = None,
               rules: str = "classic") -> Table:
         """The controller of a new game (a random numbered deal unless ``number`` or

@@ -21,7 +21,7 @@ from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _, translate_error
 from devilsgrip.table import Words
 from devilsgrip.table.controller import Outcome, Refusal, Table
-from devilsgrip.table.stored import Player, Store, StoreError
+from devilsgrip.table.stored import Player, Stats, Store, StoreError
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import ResumeScreen, StatsScreen
 
@@ -238,9 +238,18 @@ class DevilsGripApp(App[None]):
 
     # ---------------------------------------------------------- statistics
     def show_stats(self, rules: str) -> None:
+        """The statistics of ``rules`` (the game's), the other rules played a key away."""
         try:
-            stats = self.player.stats(rules)
+            played = self.player.rules_played()
+        except DevilsGripError:
+            played = []
+        choices = table.stats_choices(played, rules, table.Words())
+        self.push_screen(StatsScreen(self.stats_of, choices))
+
+    def stats_of(self, rules: str) -> tuple[Stats | None, str | None]:
+        """The player's statistics of ``rules`` (``table.ALL_RULES``: all together), or why
+        they cannot be read."""
+        try:
+            return self.player.stats(None if rules == table.ALL_RULES else rules), None
         except DevilsGripError as exc:
-            self.push_screen(StatsScreen(None, rules, translate_error(exc)))
-            return
-        self.push_screen(StatsScreen(stats, rules))
+            return None, translate_error(exc)

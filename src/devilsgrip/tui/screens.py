@@ -7,7 +7,7 @@ Each screen is given what it shows (attributes down) and answers through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
@@ -250,26 +250,48 @@ def stats_text(stats: Stats) -> Text:
 
 
 class StatsScreen(ModalScreen[None]):
-    """Statistics of the finished games with the rules in force."""
+    """Statistics of the finished games of one rules at a time: the game's first, ``r``
+    the next of ``choices`` (value and label, as :func:`table.stats_choices` gives them)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,q,s", "close", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,space,q,s", "close", show=False),
+        Binding("r", "next_rules", show=False),
+    ]
 
-    def __init__(self, stats: Stats | None, rules: str, problem: str | None = None) -> None:
+    def __init__(self, load: Callable[[str], tuple[Stats | None, str | None]],
+                 choices: list[tuple[str, str]]) -> None:
         super().__init__(classes="dialog-screen")
-        self.stats = stats
-        self.rules = rules
-        self.problem = problem
+        self.load = load
+        self.choices = choices
+        self.index = 0
+        self.rules = choices[0][0]
+        self.stats, self.problem = load(self.rules)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="stats", classes="dialog"):
-            yield Static(_("Statistics: {rules}").format(rules=rules_label(self.rules, Words())),
-                         classes="dialog-title")
-            if self.stats is None:
-                yield Static(self.problem or _("No statistics: games are not being saved."),
-                             id="stats-body")
-            else:
-                yield Static(stats_text(self.stats), id="stats-body")
-            yield Packed([_("Esc: back to the game")], classes="dialog-keys")
+            yield Static(self._title(), classes="dialog-title")
+            yield Static(self._body(), id="stats-body")
+            keys = [_("Esc: back to the game")]
+            if len(self.choices) > 1:
+                keys.insert(0, _("r: other rules"))
+            yield Packed(keys, classes="dialog-keys")
+
+    def _title(self) -> str:
+        return _("Statistics: {rules}").format(rules=self.choices[self.index][1])
+
+    def _body(self) -> Text | str:
+        if self.stats is None:
+            return self.problem or _("No statistics: games are not being saved.")
+        return stats_text(self.stats)
+
+    def action_next_rules(self) -> None:
+        if len(self.choices) < 2:
+            return
+        self.index = (self.index + 1) % len(self.choices)
+        self.rules = self.choices[self.index][0]
+        self.stats, self.problem = self.load(self.rules)
+        self.query_one(".dialog-title", Static).update(self._title())
+        self.query_one("#stats-body", Static).update(self._body())
 
     def action_close(self) -> None:
         self.dismiss(None)
