@@ -491,6 +491,9 @@ def unpack_events(text: str) -> list[tuple[str, str | None]]:
     return events
 
 
+FOLDED_SINCE: Final = 7
+"""The schema version from which a final game's events are one line (``logs``)."""
+
 _EVENT_COUNT: Final = ("SELECT COALESCE((SELECT count FROM logs WHERE game_id = ?), "
                        "(SELECT MAX(seq) FROM events WHERE game_id = ?), 0)")
 """How many events a game has, kept as rows or as one line (game id twice)."""
@@ -841,8 +844,11 @@ class Store:
                 raise _error(codes.STORE_NEWER, p, found=version)
             if app not in (0, APPLICATION_ID) or (app == 0 and (version or tables)):
                 raise _error(codes.STORE_CORRUPT, p)
-            if version < SCHEMA_VERSION:
-                migrate(con)
+            if version < SCHEMA_VERSION and 0 < migrate(con) < FOLDED_SINCE:
+                # the events of final games were folded into lines: give the room back
+                # (one transaction of its own; a database left as it was is as good)
+                with suppress(sqlite3.Error):
+                    con.execute("VACUUM")
             version = int(con.execute("PRAGMA user_version").fetchone()[0])
             if version > SCHEMA_VERSION:
                 raise _error(codes.STORE_NEWER, p, found=version)

@@ -189,3 +189,32 @@ def test_a_history_takes_a_tenth_of_the_room(tmp_path: Path) -> None:
         con.close()
     bare, rows, lines = sizes
     assert (lines - bare) * 8 < rows - bare
+
+
+def test_the_migration_gives_the_room_of_the_folded_events_back(tmp_path: Path) -> None:
+    db = tmp_path / "v6.db"
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("PRAGMA journal_mode = WAL")
+    migrate(con, 6)
+    events = [("move", "d")] * 24 + [("undo", None), ("redo", None)] * 38 + [("giveup", None)]
+    con.execute("BEGIN")
+    for gid in range(1, 301):
+        con.execute(
+            "INSERT INTO games (id, owner, number, rules, started, updated, status, score, "
+            "moves, final) VALUES (?, 'local', ?, 'classic', '2026-01-01T00:00:00+00:00', "
+            "'2026-01-01T00:00:00+00:00', 'given up', 72, 100, 1)", (gid, gid))
+        con.executemany(
+            "INSERT INTO events (game_id, seq, kind, move, at) VALUES (?, ?, ?, ?, "
+            "'2026-01-01T00:00:00.000000+00:00')",
+            [(gid, i, kind, move) for i, (kind, move) in enumerate(events, start=1)])
+    con.execute("COMMIT")
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    before = db.stat().st_size
+    with Store.open(db) as store:
+        assert store.schema_version == 7 and len(store.games(finished=True)) == 300
+        assert store.load_game(300).given_up
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    assert db.stat().st_size * 5 < before
