@@ -470,6 +470,12 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     ),
     # thinking time (LimitError)
     codes.TIME_LIMIT_BAD: N_("the time limit must be a positive number of seconds, not {limit}"),
+    # the search core (CoreError): DEVILSGRIP_CORE, read by every command
+    codes.CORE_UNKNOWN: N_(
+        "DEVILSGRIP_CORE='{choice}' names no search core: choose 'python' or 'compiled'"),
+    codes.CORE_MISSING: N_(
+        "DEVILSGRIP_CORE=compiled, but the compiled search core is not built ({reason}): "
+        "reinstall devilsgrip where a C compiler is, or set DEVILSGRIP_CORE=python"),
     # the store (StoreError); the same English as store.py
     codes.STORE_CORRUPT: N_(
         "the database {path} is damaged or is not a devilsgrip database; it was left untouched"

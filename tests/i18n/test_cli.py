@@ -1,6 +1,11 @@
-"""The command line speaks each language (in-process, so it stays fast)."""
+"""The command line speaks each language (in-process, so it stays fast, but for the
+search core, chosen once per program)."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -84,3 +89,20 @@ def test_language_from_environment(
     clean_env.setenv("LANG", "es_ES.UTF-8")
     assert main(["deal", "1"]) == 0
     assert capsys.readouterr().out.startswith("Partida 1")
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "devilsgrip: DEVILSGRIP_CORE='fast' names no search core: choose 'python' or "
+           "'compiled'"),
+    ("fr", "devilsgrip: DEVILSGRIP_CORE='fast' ne désigne aucun moteur de recherche : "
+           "choisissez 'python' ou 'compiled'"),
+    ("hu", "devilsgrip: A DEVILSGRIP_CORE='fast' egyik keresőmagot sem jelöli"),
+])
+def test_an_unknown_search_core_is_told_in_language(lang: str, expected: str) -> None:
+    # the core is chosen once, when the package is first imported: a program of its own
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LANG", "LC_"))}
+    env["DEVILSGRIP_CORE"] = "fast"
+    done = subprocess.run([sys.executable, "-m", "devilsgrip", "solve", "3", "--lang", lang],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert done.stderr.startswith(expected), done.stderr

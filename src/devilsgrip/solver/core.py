@@ -53,7 +53,7 @@ _compiled, _missing_reason = _import_compiled()
 def _choose(choice: str) -> ModuleType | None:
     if choice not in ("", *CHOICES):
         raise CoreError(codes.CORE_UNKNOWN,
-                        f"{ENV_VAR}={choice!r} names no search core: choose '{PYTHON}' or "
+                        f"{ENV_VAR}='{choice}' names no search core: choose '{PYTHON}' or "
                         f"'{COMPILED}'", choice=choice)
     if choice == PYTHON:
         return None
