@@ -501,14 +501,12 @@ _EVENT_COUNT: Final = ("SELECT COALESCE((SELECT count FROM logs WHERE game_id = 
 
 def _fold_events(con: sqlite3.Connection, game_id: int) -> None:
     """Keep a final game's events as one line in ``logs`` (inside the caller's transaction)."""
-    rows = con.execute("SELECT kind, move FROM events WHERE game_id = ? ORDER BY seq",
+    rows = con.execute("SELECT seq, kind, move FROM events WHERE game_id = ? ORDER BY seq",
                        (game_id,)).fetchall()
-    count = int(con.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                            (game_id,)).fetchone()[0])
     if not rows:
         return
     con.execute("INSERT OR REPLACE INTO logs (game_id, count, events) VALUES (?, ?, ?)",
-                (game_id, count, pack_events((str(k), m) for k, m in rows)))
+                (game_id, int(rows[-1][0]), pack_events((str(k), m) for _, k, m in rows)))
     con.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
 
 

@@ -57,11 +57,16 @@ ALL_RULES: Final = "all"
 """The choice of the statistics of every rules together."""
 
 
-def stats_choices(played: list[str], current: str, words: Words) -> list[tuple[str, str]]:
+def stats_choices(played: list[str], current: str, words: Words,
+                  shown: str | None = None) -> list[tuple[str, str]]:
     """The rules whose statistics a player may choose, each with its label: the rules of the
-    game in play first, then the others played (most played first), then all rules together
-    (when more than one was played).  Every game counts in the statistics of its rules."""
-    texts = [current, *(r for r in played if r != current)]
+    game in play first, then ``shown`` (the rules on screen) when never played, then the
+    others played (most played first), then all rules together (when there is more than
+    one).  Every game counts in the statistics of its rules."""
+    texts = [current]
+    for rules in (shown, *played):
+        if rules is not None and rules != ALL_RULES and rules not in texts:
+            texts.append(rules)
     choices = [(r, rules_label(r, words)) for r in texts]
     if len(texts) > 1:
         choices.append((ALL_RULES, words.gettext("All rules")))

@@ -481,19 +481,17 @@ def get_stats(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, 
     comes with the game's own rules."""
     current = str(browser.table.game.rules)
     asked = call.query.get("rules", "")[:200]
-    rules = asked if asked == table.ALL_RULES else rules_field(asked or current) or current
-    best = browser.table.deal_best() if rules == current else None
+    rules = asked if asked == table.ALL_RULES else rules_field(asked or current)
+    best = {"best": browser.table.deal_best()} if rules == current else {}
     if web.store is None:
-        return {"saving": False, "best": browser.table.deal_best(), "rules": current,
-                "choices": table.stats_choices([], current, tr)}
+        return {"saving": False, "rules": current,
+                "choices": table.stats_choices([], current, tr)} | best
     stats = web.store.stats(owner=browser.owner,
                             rules=None if rules == table.ALL_RULES else rules).to_dict()
     stats.pop("owner", None)  # the owner names the session token: never in a body
-    choices = table.stats_choices(web.store.rules_played(owner=browser.owner), current, tr)
-    if all(value != rules for value, _ in choices):
-        choices.insert(1, (rules, table.rules_label(rules, tr)))
-    return dict(stats) | {"saving": True, "rules": rules, "choices": choices} | (
-        {"best": best} if rules == current else {})
+    choices = table.stats_choices(web.store.rules_played(owner=browser.owner), current, tr,
+                                  shown=rules)
+    return dict(stats) | {"saving": True, "rules": rules, "choices": choices} | best
 
 
 def post_solution(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
