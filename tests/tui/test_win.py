@@ -108,6 +108,12 @@ def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
             info = store.game_info(screen.table.session.game_id)
             assert info is not None and info.status == "won" and info.final
             assert info.moves == len(result.moves)
+            # a win is its own best line: b is not offered and does nothing
+            assert not over.best_line
+            keys = str(over.query_one("#gameover-keys").render())
+            assert "b:" not in keys and "v: review" in keys
+            await pilot.press("b")
+            assert app.screen is over
             await pilot.press("n")
             assert app.screen is screen
             assert screen.table.session.game.moves_played == 0

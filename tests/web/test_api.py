@@ -569,6 +569,11 @@ def test_won_game_has_its_arrangement(client: TestClient) -> None:
     assert data["arrangement"] == [m.text().split("=") for m in mirror.arrangement()]
     assert "won" in data["announce"]
     assert data["game"]["final"] is True and data["can_undo"] is False
+    # a win is its own best line: not offered, and refused in the player's language
+    assert "best_line" not in data["applies"] and "review" in data["applies"]
+    refused = client.post("/api/solution", headers={"Accept-Language": "fr"})
+    assert assert_refused(refused, 409)["error"] == "best-line-won"
+    assert refused.json()["message"] == "La partie est gagnée : aucun score n'est meilleur que 0."
     # the arrangement is shown by the page, never played: the game takes no more moves
     for text in ("=".join(pair) for pair in data["arrangement"][:1]):
         assert assert_refused(post(client, "/api/move", {"move": text}), 409)["error"] == (

@@ -460,6 +460,9 @@ def test_the_win_is_told_at_once_the_grid_arranges_within_a_second_and_it_sounds
     # takes depends on the machine's load, so the order is what is checked
     assert won["sent"] < won["dialog"] <= won["arranged"], won
     assert page.locator("#end-title").text_content() == "You won!"
+    # a win is its own best line: the dialog offers the review, not a better score
+    assert page.locator("#end-review").is_visible()
+    assert not page.locator("#end-best-line").is_visible()
     # the win's tune: tones, not only the cards' noise
     assert page.evaluate("() => window.__audio.sources.filter(s => s === 'tone').length") >= 4
     shot(page, "won-at-once-1280x800")

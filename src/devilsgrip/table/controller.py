@@ -64,10 +64,10 @@ if TYPE_CHECKING:
     from devilsgrip.table.daily import DailyCalendar
 
 __all__ = ["ACTIONS", "BestLine", "HintFound", "HintJob", "Outcome", "Picking", "Refusal",
-           "Snapshot", "Table", "drop_candidate", "drop_move", "drop_refusal", "final_refusal",
-           "find_best_line", "give_up", "give_up_refusal", "move_refusal", "pick_up_refusal",
-           "picking", "refusal", "review_refusal", "search_hint", "stock_move", "swap_candidate",
-           "swap_move", "swap_refusal"]
+           "Snapshot", "Table", "best_line_refusal", "drop_candidate", "drop_move", "drop_refusal",
+           "final_refusal", "find_best_line", "give_up", "give_up_refusal", "move_refusal",
+           "pick_up_refusal", "picking", "refusal", "review_refusal", "search_hint", "stock_move",
+           "swap_candidate", "swap_move", "swap_refusal"]
 
 ACTIONS: Final = ("deal", "redeal", "undo", "redo", "hint", "give_up", "best_line", "review",
                   "new_game", "restart", "share")
@@ -394,6 +394,14 @@ def give_up_refusal(session: PlaySession) -> IllegalMoveError | None:
     return None
 
 
+def best_line_refusal(session: PlaySession) -> IllegalMoveError | None:
+    """Why this game's best line is not shown (None: it is, once the game has ended): a
+    game won has the best score there is, its own."""
+    if session.game.is_won():
+        return _refuse(codes.BEST_LINE_WON, "the game is won: no score is better than 0")
+    return None
+
+
 def review_refusal(session: PlaySession) -> IllegalMoveError | None:
     """Why this game cannot be reviewed yet (None: it can): a review shows the stock."""
     if session.final or session.game.is_over():
@@ -484,8 +492,12 @@ class Table:
         if session.can_undo:
             out.add("undo")
         if session.final or view.over:
-            # what is left to do: undo, look back at the game, or another game
-            return frozenset(out | {"best_line", "review", "share"})
+            # what is left to do: undo, look back at the game, or another game; a win is
+            # its own best line
+            out |= {"review", "share"}
+            if not view.won:
+                out.add("best_line")
+            return frozenset(out)
         if DEAL in view.legal:
             out.add("deal")
         if REDEAL in view.legal:
@@ -755,6 +767,9 @@ class Table:
         """Make the game final (it has ended; refused with ``game-live`` while in play) and
         return the key of its best line and the game at its start."""
         with self.lock:
+            problem = best_line_refusal(self.session)
+            if problem is not None:
+                raise self.refusal(problem)
             try:
                 self.session.make_final()
             except (DevilsGripError, sqlite3.Error, OSError) as exc:

@@ -792,6 +792,7 @@ class GameScreen(Screen[None]):
             moves=game.moves_played, best=about.best_before, final=about.final,
             given_up=game.given_up, new_best=about.new_best,
             why=table.say_why_ended(self.table.session, Words()), guard=self.dialog_guard,
+            best_line=self.table.applies("best_line"),
         )
         self.open_dialog(screen, self._game_over_done)
 

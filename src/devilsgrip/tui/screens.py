@@ -39,7 +39,8 @@ class GameOverScreen(ModalScreen[str]):
     ``best`` is the best final score of the deal's other games (None: none yet).
 
     Dismissed with ``"new"``, ``"again"``, ``"undo"`` (only while the game is
-    not final), ``"best"``, ``"review"``, ``"share"``, ``"quit"`` or ``"close"``.  For
+    not final), ``"best"`` (only when ``best_line``: the controller offers the deal's best
+    line), ``"review"``, ``"share"``, ``"quit"`` or ``"close"``.  For
     ``guard`` seconds after it appears it ignores keys: those were typed for the table.
     """
 
@@ -57,7 +58,7 @@ class GameOverScreen(ModalScreen[str]):
     def __init__(
         self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
         final: bool = False, new_best: bool = False, given_up: bool = False, why: str = "",
-        guard: float = 0.0,
+        guard: float = 0.0, best_line: bool = True,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.won = won
@@ -70,6 +71,7 @@ class GameOverScreen(ModalScreen[str]):
         self.given_up = given_up
         self.why = why
         self.guard = guard
+        self.best_line = best_line
         self.ready = guard <= 0
         """Keys are answered (the guard time has passed)."""
 
@@ -89,7 +91,10 @@ class GameOverScreen(ModalScreen[str]):
         else:
             lines.append(_("best score on this deal so far: {score}").format(
                 score=min(self.best, self.score) if self.final else self.best))
-        if self.final:
+        if not self.best_line:
+            keys = _("n: new game   R: play this deal again   v: review   Esc: the grid   "
+                     "q: quit")
+        elif self.final:
             keys = _("n: new game   R: play this deal again   v: review   b: best line   "
                      "Esc: the grid   q: quit")
         else:
@@ -112,7 +117,8 @@ class GameOverScreen(ModalScreen[str]):
         self.query_one("#gameover-keys", Packed).remove_class("-waiting")
 
     def action_choose(self, choice: str) -> None:
-        if not self.ready or (choice == "undo" and self.final):
+        if not self.ready or (choice == "undo" and self.final) \
+                or (choice == "best" and not self.best_line):
             return
         self.dismiss(choice)
 

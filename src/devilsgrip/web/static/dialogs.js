@@ -4,7 +4,7 @@
 
 import { renderMarkdown } from "./markdown.js";
 import { formatTime, languageName, presetName, ratingName, speedName, t, tn } from "./i18n.js";
-import { $, app } from "./state.js";
+import { $, app, applies } from "./state.js";
 
 export function openDialog(id) {
   const dlg = $(id);
@@ -47,7 +47,8 @@ export function showEnd() {
   else $("end-best").textContent = t("Best score ever on this deal: {best}", { best });
   $("end-solution").hidden = true;
   $("end-solution").replaceChildren();
-  $("end-best-line").hidden = false;
+  // a win is its own best line: the button is there only where the controller offers one
+  $("end-best-line").hidden = !applies("best_line");
   openDialog("dlg-end");
 }
 
