@@ -113,6 +113,8 @@ RECORD_MISMATCH: Final = "record-mismatch"
 """A record whose tags do not agree with its moves."""
 RECORD_BAD_HINTS: Final = "record-bad-hints"
 """A record with a bad number of hints."""
+RECORD_BAD_TIME: Final = "record-bad-time"
+"""A record with a bad play time."""
 RECORD_BAD: Final = "record-bad"
 """An imported record that cannot be read at all."""
 

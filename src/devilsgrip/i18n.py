@@ -452,6 +452,7 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     codes.RECORD_ILLEGAL_MOVE: N_("move {number} '{move}': {reason}"),
     codes.RECORD_MISMATCH: N_("the record does not agree with its moves"),
     codes.RECORD_BAD_HINTS: N_("bad number of hints in the record"),
+    codes.RECORD_BAD_TIME: N_("bad play time in the record"),
     # analysis runs and results files (AnalysisError)
     codes.RESULTS_MISSING: N_("no results file at {path}"),
     codes.RESULTS_UNREADABLE: N_("cannot use {path} as a results file: {reason}"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import sqlite3
 import stat
@@ -1033,10 +1034,12 @@ class Store:
         started: str | None = None,
         ended: str | None = None,
         hints: int = 0,
+        play_seconds: float = 0.0,
     ) -> int:
         """Store a whole game at once (its move stack as events): for import and tests.
 
-        A game that has ended (won, over or given up) is stored final.
+        A game that has ended (won, over or given up) is stored final.  ``play_seconds``:
+        its clock (0: not kept).
         """
         number, deck, position = _start_of(game)
         when = started or now_text()
@@ -1049,10 +1052,11 @@ class Store:
             gid = _next_game_id(con)
             con.execute(
                 "INSERT INTO games (id, owner, number, deck, start_position, rules, started, "
-                "updated, ended, status, score, moves, hints, final) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated, ended, status, score, moves, hints, final, play_seconds) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (gid, owner, number, deck, position, str(game.rules), when, end or when, end,
-                 status, game.score, game.moves_played, hints, int(end is not None)),
+                 status, game.score, game.moves_played, hints, int(end is not None),
+                 play_seconds),
             )
             if end is not None and events:
                 con.execute("INSERT INTO logs (game_id, count, events) VALUES (?, ?, ?)",
@@ -1166,7 +1170,8 @@ class Store:
             con.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
     def record(self, game_id: int) -> str:
-        """The game's record (the engine's format) with Started/Ended/Owner/Hints tags."""
+        """The game's record (the engine's format) with Started/Ended/Owner/Hints tags, and
+        PlayTime (the clock, in seconds) when it was kept."""
         info = self.game_info(game_id)
         if info is None:
             raise _error(codes.STORE_NO_GAME, self.path, game_id=game_id)
@@ -1176,6 +1181,8 @@ class Store:
             game.tags["Ended"] = info.ended
         game.tags["Owner"] = info.owner
         game.tags["Hints"] = str(info.hints)
+        if info.play_seconds > 0:
+            game.tags["PlayTime"] = f"{max(0.1, info.play_seconds):.1f}"  # kept: never 0
         return write_record(game)
 
     def find_duplicate(self, game: Game, started: str, owner: str | None = None) -> int | None:
@@ -1400,6 +1407,15 @@ class ImportReport:
     bad: list[tuple[int, DevilsGripError]] = field(default_factory=list)
 
 
+_PLAY_TIME: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,3})?")
+"""A record's PlayTime: whole seconds, with up to three decimals."""
+
+
+def parse_play_time(text: str) -> float | None:
+    """The seconds of a record's ``PlayTime`` tag (``83.4``), or None when it is not one."""
+    return float(text) if _PLAY_TIME.fullmatch(text) else None
+
+
 def split_records(text: str) -> list[str]:
     """Records separated by a blank line before the next ``[Event`` tag."""
     records: list[list[str]] = []
@@ -1442,6 +1458,12 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
             report.bad.append((index, DevilsGripError(
                 codes.RECORD_BAD_HINTS, f"bad Hints count '{hints_text[:20]}' in the record")))
             continue
+        time_text = game.tags.pop("PlayTime", "0")
+        seconds = parse_play_time(time_text)
+        if seconds is None:
+            report.bad.append((index, DevilsGripError(
+                codes.RECORD_BAD_TIME, f"bad PlayTime '{time_text[:20]}' in the record")))
+            continue
         if started is not None and parse_time(started) is None:
             started = None
         if started is not None:
@@ -1450,6 +1472,7 @@ def import_records(store: Store, text: str, owner: str = "local") -> ImportRepor
                 report.duplicates.append(index)
                 continue
         report.imported.append(
-            store.save_game(game, owner, started=started, ended=ended, hints=hints)
+            store.save_game(game, owner, started=started, ended=ended, hints=hints,
+                            play_seconds=seconds)
         )
     return report

@@ -187,3 +187,40 @@ def test_an_odd_hints_tag_is_a_bad_record(store: Store) -> None:
         else:
             info = store.game_info(report.imported[0])
             assert info is not None and info.hints == hints
+
+
+def test_the_play_time_goes_with_the_record(tmp_path: Path) -> None:
+    """A game's clock travels in its record (PlayTime, seconds); a game whose clock was
+    not kept has no time in the history rather than 0:00."""
+    from devilsgrip.table.history import history
+    from devilsgrip.table.words import Words
+
+    with Store.open(tmp_path / "a.db") as a:
+        timed = a.save_game(given_up_game(4, 5), started="2024-02-01T10:00:00+00:00",
+                            play_seconds=83.44)
+        untimed = a.save_game(given_up_game(5, 5), started="2024-02-01T11:00:00+00:00")
+        assert '[PlayTime "83.4"]' in a.record(timed)
+        assert "PlayTime" not in a.record(untimed)
+        text = a.record(timed) + "\n" + a.record(untimed)
+    with Store.open(tmp_path / "b.db") as b:
+        report = import_records(b, text)
+        assert len(report.imported) == 2 and not report.bad
+        seconds = {g.number: g.play_seconds for g in b.games()}
+        assert seconds == {4: pytest.approx(83.4), 5: 0.0}
+        entries, total = history(b, "local", Words())
+        assert total == 2
+        assert {e.number: e.seconds for e in entries} == {4: pytest.approx(83.4), 5: None}
+
+
+def test_an_odd_play_time_is_a_bad_record(store: Store) -> None:
+    game = Game(3)
+    game.play_text("d")
+    game.give_up()
+    for value in ("-3", "1e9", "nan", "12.34567", "9" * 40, "1:23", ""):
+        game.tags["PlayTime"] = value
+        report = import_records(store, write_record(game))
+        assert not report.imported and [i for i, _e in report.bad] == [1], value
+        assert report.bad[0][1].code == "record-bad-time"
+    game.tags["PlayTime"] = "65"
+    info = store.game_info(import_records(store, write_record(game)).imported[0])
+    assert info is not None and info.play_seconds == 65.0

@@ -152,3 +152,27 @@ def test_nothing_to_export_yet(make_client: MakeClient) -> None:
     doc = client.get("/api/export", headers={"accept-language": "da"}).json()
     assert (doc["count"], doc["text"]) == (0, "")
     assert doc["said"] == "Der er endnu ingen spil at eksportere."
+
+
+def test_the_clock_goes_with_the_games_and_an_unknown_one_is_no_time(
+        make_client: MakeClient) -> None:
+    """A game's play time leaves in the export and comes back with the import; a record
+    that never had one shows no time in the history (not 0:00); a bad one is refused."""
+    exporter = make_client(game=5)
+    play_two_games(exporter)
+    text = exporter.get("/api/export").json()["text"]
+    assert text.count("[PlayTime ") == 2  # both games had their clock running
+    timed = text.replace('[PlayTime "', '[PlayTime "1', 1)  # 10 s more, say: kept as given
+    client = make_client(game=1)
+    assert import_text(client, timed).json()["imported"] == 2
+    [entry] = [g for g in client.get("/api/history").json()["games"] if g["number"] == 5]
+    assert isinstance(entry["seconds"], float) and entry["seconds"] >= 10
+    untimed = "\n".join(line for line in text.splitlines() if "PlayTime" not in line)
+    other = make_client(game=1)
+    assert import_text(other, untimed).json()["imported"] == 2
+    [entry] = [g for g in other.get("/api/history").json()["games"] if g["number"] == 5]
+    assert entry["seconds"] is None
+    third = make_client(game=1)
+    doc = import_text(third, text.replace('[PlayTime "', '[PlayTime "-', 1), "fr").json()
+    assert doc["imported"] == 1 and len(doc["refused"]) == 1
+    assert doc["refused"][0]["reason"] == "Temps de jeu incorrect dans le fichier de partie."

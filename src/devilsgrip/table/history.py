@@ -26,7 +26,8 @@ class HistoryEntry:
     rating: str
     rating_label: str
     moves: int
-    seconds: float
+    seconds: float | None
+    """The clock; None when it was not kept (a game imported from a record without it)."""
     started: str
     ended: str | None
     reviewed: bool
@@ -39,7 +40,8 @@ def history_entry(info: GameInfo, words: Words, reviewed: bool = False) -> Histo
         rules=rules_label(info.rules, words), status=info.status,
         status_label=status_label(info.status, words), score=info.score, rating=rating,
         rating_label=rating_label(rating, words), moves=info.moves,
-        seconds=info.play_seconds, started=info.started, ended=info.ended, reviewed=reviewed)
+        seconds=info.play_seconds if info.play_seconds > 0 else None, started=info.started,
+        ended=info.ended, reviewed=reviewed)
 
 
 def history(store: Store, owner: str, words: Words, *,

@@ -823,8 +823,8 @@ def get_history(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
             "id": e.game_id, "number": e.number, "deal": e.deal, "rules": e.rules,
             "status": e.status, "status_label": e.status_label, "score": e.score,
             "rating": e.rating, "rating_label": e.rating_label, "moves": e.moves,
-            "seconds": round(e.seconds, 1), "started": e.started, "ended": e.ended,
-            "reviewed": e.reviewed,
+            "seconds": None if e.seconds is None else round(e.seconds, 1),
+            "started": e.started, "ended": e.ended, "reviewed": e.reviewed,
         } for e in entries],
     }
 

@@ -60,7 +60,7 @@ export function showHistory(data, onReview) {
       String(g.score),
       g.rating_label,
       String(g.moves),
-      formatTime(Number(g.seconds) || 0),
+      g.seconds === null || g.seconds === undefined ? "–" : formatTime(Number(g.seconds)),
     ];
     cells.forEach((text, k) => {
       const cell = document.createElement(k === 0 ? "th" : "td");
