@@ -23,6 +23,7 @@ from devilsgrip.cli_support import (
     EXIT_OK,
     Parser,
     UsageError,
+    complain,
     fail,
     say,
 )
@@ -110,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DevilsGripError as exc:
         from devilsgrip.i18n import translate_error
 
-        say(f"devilsgrip: {translate_error(exc)}")
+        complain(translate_error(exc))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("", file=sys.stderr)

@@ -46,6 +46,10 @@ MAX_SHOWN: Final = 40
 """An option's value longer than this is shortened in a message."""
 
 
+PROGRAM: Final = "devilsgrip"
+"""The program's name, which starts its error lines."""
+
+
 class UsageError(Exception):
     """Bad command-line input: one line on stderr, exit status 2.
 
@@ -106,7 +110,7 @@ def argparse_message(message: str) -> str:
 
 def fail(message: str) -> NoReturn:
     """Stop a subcommand with a one-line error about its input (exit status 2)."""
-    raise UsageError(f"devilsgrip: {message}")
+    raise UsageError(f"{PROGRAM}: {message}")
 
 
 def one_line(text: str) -> str:
@@ -126,6 +130,13 @@ def one_line(text: str) -> str:
 def say(message: str) -> None:
     """Print ``message`` on standard error as exactly one line."""
     print(one_line(message), file=sys.stderr)
+
+
+def complain(message: str) -> None:
+    """Print ``message`` (in the player's language) on standard error as the program's
+    error line, ``devilsgrip: message``: the program's name, as every command line tool
+    puts it, is the same in every language."""
+    say(f"{PROGRAM}: {message}")
 
 
 def shown(value: str) -> str:

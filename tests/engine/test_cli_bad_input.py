@@ -250,6 +250,7 @@ def test_a_bad_record_in_an_import_is_reported_and_skipped(  # all bad: exit 2
             code, err = run(capsys, ["import", f"{{tmp}}/{name}", "--lang", lang], files)
             assert code == 2 and "Traceback" not in err
             assert len(err.splitlines()) == 1 and words in err, err
+            assert err.startswith("devilsgrip: ")  # the program's name, as in every error
             assert "int()" not in err
 
 

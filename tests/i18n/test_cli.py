@@ -63,7 +63,7 @@ def test_rules_markdown(capsys: pytest.CaptureFixture[str]) -> None:
                "6 of diamonds: it takes the 9 of diamonds"),
         ("es", "devilsgrip: la jugada 2 'a1-a2' no está permitida: el seis de diamantes no va "
                "sobre el seis de diamantes: lleva el nueve de diamantes"),
-        ("fr", "devilsgrip : le coup 2 'a1-a2' est interdit : le six de carreau ne va pas sur le "
+        ("fr", "devilsgrip: le coup 2 'a1-a2' est interdit : le six de carreau ne va pas sur le "
                "six de carreau : il y faut le neuf de carreau"),
         ("da", "devilsgrip: træk 2 'a1-a2' er ikke tilladt: ruder seks kan ikke lægges på "
                "ruder seks: der skal ruder ni på"),

@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 
 from devilsgrip import codes
-from devilsgrip.cli_support import fail, file_path, say, shown
+from devilsgrip.cli_support import complain, fail, file_path, shown
 from devilsgrip.commands import add_language_option, db_path
 from devilsgrip.i18n import _, ngettext
 
@@ -57,11 +57,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         store = open_existing(db_path(args))
     except StoreError as exc:
-        say(f"devilsgrip: {store_error_text(exc)}")
+        complain(store_error_text(exc))
     try:
         cal = daily_calendar(store, "local", rules, day)
     except StoreError as exc:
-        say(f"devilsgrip: {store_error_text(exc)}")
+        complain(store_error_text(exc))
         cal = daily_calendar(None, "local", rules, day)
     finally:
         if store is not None:

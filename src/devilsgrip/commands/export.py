@@ -9,10 +9,10 @@ from typing import Any
 
 from devilsgrip.cli_support import (
     MAX_ROW_ID,
+    complain,
     fail,
     file_name,
     owner_name,
-    say,
     whole_number,
 )
 from devilsgrip.commands import add_game_options
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                 ids = [g.id for g in store.games(owner=args.owner, rules=rules)]
                 records = [store.record(i) for i in ids]
     except StoreError as exc:
-        say(f"devilsgrip: {store_error_text(exc)}")
+        complain(store_error_text(exc))
         return EXIT_STORE
     text = "\n".join(records)
     if args.out is None or args.out == "-":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.cli_support import EXIT_BAD_INPUT, fail, file_name, owner_name, say
+from devilsgrip.cli_support import EXIT_BAD_INPUT, complain, fail, file_name, owner_name
 from devilsgrip.commands import add_game_options, no_record_message, read_text
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.errors import DevilsGripError
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         with store:
             report = import_records(store, text, owner=args.owner)
     except StoreError as exc:
-        say(f"devilsgrip: {store_error_text(exc)}")
+        complain(store_error_text(exc))
         return EXIT_STORE
     except ValueError as exc:
         if isinstance(exc, DevilsGripError):
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         fail(_("cannot import {path}: a record's Hints tag is not a whole number").format(
             path=args.file))
     for index, error in report.bad:
-        say(_("devilsgrip: record {index} not imported: {reason}").format(
+        complain(_("record {index} not imported: {reason}").format(
             index=index, reason=translate_error(error)))
     print(ngettext("{n} game imported", "{n} games imported", len(report.imported)).format(
         n=len(report.imported)))

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from devilsgrip import codes, records
-from devilsgrip.cli_support import fail, file_name, say
+from devilsgrip.cli_support import complain, fail, file_name
 from devilsgrip.commands import add_game_options, read_record
 from devilsgrip.errors import IllegalMoveError, MoveError, RecordError
 from devilsgrip.game import Game, split_move_text
@@ -30,7 +30,7 @@ def register(sub: Any) -> None:
 
 
 def _illegal(number: int, text: str, reason: str) -> int:
-    say(_("devilsgrip: move {number} '{move}' is illegal: {reason}").format(
+    complain(_("move {number} '{move}' is illegal: {reason}").format(
         number=number, move=text, reason=reason))
     return 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from devilsgrip.cli_support import MAX_ROW_ID, fail, file_path, say, whole_number
+from devilsgrip.cli_support import MAX_ROW_ID, complain, fail, file_path, whole_number
 from devilsgrip.commands import add_language_option
 from devilsgrip.commands.stats import EXIT_STORE, open_or_report
 from devilsgrip.i18n import _
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
                        "ended").format(game_id=info.id))
             controller = stored_table(store, info.id, Words(args.lang))
         except StoreError as exc:
-            say(f"devilsgrip: {translate_error(exc)}")
+            complain(translate_error(exc))
             return EXIT_STORE
         try:
             print(controller.share())

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from devilsgrip.cli_support import owner_name, say
+from devilsgrip.cli_support import complain, owner_name
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, rating_label
 from devilsgrip.rules import Rules
@@ -41,7 +41,7 @@ def open_or_report(args: argparse.Namespace, *, create: bool = False) -> Store |
     try:
         return open_store(db_path(args), create=create)
     except StoreError as exc:
-        say(f"devilsgrip: {store_error_text(exc)}")
+        complain(store_error_text(exc))
         return None
 
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 data = {"all": overall.to_dict(),
                         "by_rules": {r: s.to_dict() for r, s in by_rules.items()}}
     except StoreError as exc:
-        say(f"devilsgrip: {store_error_text(exc)}")
+        complain(store_error_text(exc))
         return EXIT_STORE
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=False))
