@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +84,12 @@ def test_daily_calendar_and_share(size: str, make_server: Callable[..., Any],
     assert page.inner_text("#daily-result") == "Not played yet."
     assert "can always be won" in page.inner_text("#daily-note")  # the answer says so
     assert page.locator("#daily-calendar button.day").count() == 35
+    # the months the five weeks cover are named above them
+    last = date.fromisoformat(today)
+    first = last - timedelta(days=34)
+    months = page.inner_text("#daily-months")
+    for day in (first, last):
+        assert day.strftime("%B") in months and str(day.year) in months, months
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"daily-{size}.png"))
     page.click("#daily-play")

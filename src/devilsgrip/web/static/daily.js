@@ -30,6 +30,7 @@ export function showDailyLoading() {
   $("daily-today").textContent = t("Loading…");
   $("daily-result").textContent = "";
   $("daily-streak").textContent = "";
+  $("daily-months").textContent = "";
   $("daily-calendar").replaceChildren();
   $("daily-play").disabled = true;
   if (!$("dlg-daily").open) openDialog("dlg-daily");
@@ -67,6 +68,9 @@ export function showDaily(onPick, onChoose) {
     : t("The first game of a day's deal to end is its result; later games are practice.");
   $("daily-play").textContent = today ? t("Play today's deal") : t("Play this day's deal");
   $("daily-play").disabled = false;
+  // the months the five weeks cover ("November – December 2026"), in the player's language
+  const months = new Intl.DateTimeFormat(app.settings.lang || "en", { month: "long", year: "numeric" });
+  $("daily-months").textContent = months.formatRange(dayOf(d.days[0].date), dayOf(d.days[d.days.length - 1].date));
   const grid = $("daily-calendar");
   grid.replaceChildren();
   const monday = new Date(2024, 0, 1); // a Monday: the weekdays' names in the player's language
