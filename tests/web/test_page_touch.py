@@ -194,6 +194,7 @@ def test_a_new_player_sees_the_guide_and_the_first_tap_on_the_stock_deals_and_pu
     assert page.locator("#guide-close").is_visible()
     assert "stock" in (page.locator("#guide-stock").text_content() or "")
     assert page.locator("#stock.guide-point").count() == 1
+    assert "scrolls" not in (page.locator("#guide-note").get_attribute("class") or "")
     shot(page, f"guide-{width}x{height}")
     # the first action plays as usual and puts the guide away, for good
     if touch:
@@ -208,6 +209,39 @@ def test_a_new_player_sees_the_guide_and_the_first_tap_on_the_stock_deals_and_pu
     page.reload()
     ready(page)
     assert guide.is_hidden()
+    no_errors(page)
+
+
+@pytest.mark.parametrize("size", [(640, 360), (568, 320)], ids=["640x360", "568x320"])
+def test_on_a_small_phone_on_its_side_the_guide_scrolls_what_does_not_fit(
+    open_page: Callable[..., Page], size: tuple[int, int],
+) -> None:
+    width, height = size
+    page = open_page(5, width=width, height=height, touch=True, guide=True)
+    boxes = page.evaluate(GUIDE_BOXES)
+    # beside the stock, over no cell; the type is as small as it goes and the rest scrolls
+    assert not overlaps(boxes["note"], boxes["stock"])
+    assert not [c for c in boxes["cells"] if overlaps(boxes["note"], c)]
+    note = page.locator("#guide-note")
+    classes = (note.get_attribute("class") or "").split()
+    assert "tightest" in classes
+    if boxes["scroll"][0] > boxes["scroll"][1] + 1:
+        assert "scrolls" in classes
+        assert note.evaluate("n => getComputedStyle(n).overflowY") == "auto"
+        # a finger on the note scrolls it (it takes the touch), down to the last sentence
+        page.mouse.move(boxes["note"]["left"] + 20, boxes["note"]["top"] + 60)
+        page.mouse.wheel(0, 400)
+        page.wait_for_function("() => { const n = document.getElementById('guide-note');"
+                               " return n.scrollTop + n.clientHeight >= n.scrollHeight - 1; }")
+        last = page.locator("#guide-build").bounding_box()
+        shown = note.bounding_box()
+        assert last is not None and shown is not None
+        assert last["y"] + last["height"] <= shown["y"] + shown["height"] + 1
+    shot(page, f"guide-{width}x{height}")
+    page.tap("#stock")  # the stock still plays, and puts the guide away
+    ready(page)
+    assert get(page, "/api/game")["view"]["moves"] == 1
+    assert page.locator("#guide").is_hidden()
     no_errors(page)
 
 

@@ -6,7 +6,7 @@
 import { cellEls } from "./board.js";
 import { $, app } from "./state.js";
 
-const ROOM = ["tight", "tighter", "tightest"];
+const ROOM = ["tight", "tighter", "tightest", "scrolls"];
 
 export function guideShown() {
   return !$("guide").hidden;
@@ -65,7 +65,8 @@ export function layoutGuide() {
     maxHeight: Math.max(60, place.bottom - place.top) + "px",
   });
   // where the room is short, the note gives up what matters least first: how it goes
-  // away (its button says it), then its title, then a little of its type size
+  // away (its button says it), then its title, then a little of its type size; where even
+  // that is too tall (a small phone on its side), the rest scrolls under the finger
   note.classList.remove(...ROOM);
   for (const level of ROOM) {
     if (note.scrollHeight <= note.clientHeight) break;
