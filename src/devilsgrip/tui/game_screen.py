@@ -173,7 +173,7 @@ class GameScreen(Screen[None]):
                 tooltip=N_("where this game lost its cards (once it has ended)")),
         Binding("b", "best_line", N_("best line"), show=False,
                 tooltip=N_("the best line of this deal, knowing the stock (once the game "
-                           "has ended)")),
+                           "has ended, unless it was won)")),
         Binding("U,shift+u", "redo", N_("redo"), key_display="U",
                 tooltip=N_("redo the move undone last")),
         Binding("n", "new_game", N_("new game"),
