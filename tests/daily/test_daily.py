@@ -25,8 +25,8 @@ from devilsgrip.daily import (
 from devilsgrip.session import PlaySession
 from devilsgrip.store import Store
 from devilsgrip.table.controller import Refusal, Table
-from devilsgrip.table.daily import clock_text, daily_calendar, share_text
-from devilsgrip.table.words import Words
+from devilsgrip.table.daily import daily_calendar, share_text
+from devilsgrip.table.words import Words, clock_text
 from devilsgrip.web.api import handle
 from devilsgrip.web.browsers import WebState
 from devilsgrip.web.calls import Call

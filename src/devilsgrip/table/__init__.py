@@ -220,6 +220,9 @@ from devilsgrip.table.words import (
     Words as Words,
 )
 from devilsgrip.table.words import (
+    clock_text as clock_text,
+)
+from devilsgrip.table.words import (
     deal_label as deal_label,
 )
 from devilsgrip.table.words import (

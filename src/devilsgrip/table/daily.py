@@ -22,7 +22,7 @@ from devilsgrip.i18n import N_
 from devilsgrip.rules import Rules
 from devilsgrip.session import PlaySession
 from devilsgrip.store import GameInfo, Store
-from devilsgrip.table.words import Words, rating_label, rules_label, status_label
+from devilsgrip.table.words import Words, clock_text, rating_label, rules_label, status_label
 
 CALENDAR_DAYS: Final = 35
 """How many days (five weeks, ending today) a calendar shows."""
@@ -52,14 +52,6 @@ def best_possible(session: PlaySession, solved: int | None = None) -> int | None
     if game.number is not None and winnable_line(game.number, game.rules) is not None:
         return 0
     return solved
-
-
-def clock_text(seconds: float) -> str:
-    """Play time as ``m:ss`` (``h:mm:ss`` from an hour)."""
-    total = max(0, int(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def share_text(session: PlaySession, words: Words, best: int | None = None) -> str:

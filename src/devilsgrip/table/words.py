@@ -77,6 +77,14 @@ class Words:
         return self.gettext("{label}: {value}").format(label=label, value=value)
 
 
+def clock_text(seconds: float) -> str:
+    """Play time as ``m:ss`` (``h:mm:ss`` from an hour)."""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
 def sentence(text: str) -> str:
     """``text`` as a sentence: a capital first letter and a full stop (or ! or ?)."""
     text = text.strip()
