@@ -178,6 +178,8 @@ class GameResult:
     number: int | None = None
     hints: int = 0
     ended: str = ""
+    seconds: float = 0.0
+    """The game's clock (0: not kept, as for a game imported from a record without it)."""
 
     @property
     def won(self) -> bool:
@@ -206,6 +208,10 @@ class Stats:
     best_by_number: dict[int, int]
     hints: int
     unfinished: int = 0
+    fastest_win: float | None = None
+    """The shortest play time of a game won (None: no win with its clock kept)."""
+    time_played: float = 0.0
+    """The play time of the finished games, in seconds (those whose clock was kept)."""
 
     @property
     def win_rate(self) -> float:
@@ -229,6 +235,8 @@ class Stats:
             "best_by_number": {str(k): v for k, v in sorted(self.best_by_number.items())},
             "hints": self.hints,
             "unfinished": self.unfinished,
+            "fastest_win": self.fastest_win,
+            "time_played": self.time_played,
         }
 
 
@@ -251,16 +259,21 @@ def compute_stats(
     histogram: dict[int, int] = {}
     best_by_number: dict[int, int] = {}
     streak = longest = 0
+    fastest: float | None = None
+    time_played = 0.0
     for r in results:
         if r.status not in FINISHED:
             continue
         played += 1
         total += r.score
+        time_played += max(0.0, r.seconds)
         hints += r.hints
         best = r.score if best is None else min(best, r.score)
         histogram[r.score] = histogram.get(r.score, 0) + 1
         if r.won:
             won += 1
+            if r.seconds > 0:
+                fastest = r.seconds if fastest is None else min(fastest, r.seconds)
             ratings[Rating.WON.value] += 1
             streak += 1
             longest = max(longest, streak)
@@ -287,6 +300,8 @@ def compute_stats(
         best_by_number=dict(sorted(best_by_number.items())),
         hints=hints,
         unfinished=unfinished,
+        fastest_win=fastest,
+        time_played=time_played,
     )
 
 
@@ -1222,15 +1237,15 @@ class Store:
         where, params = self._filter(owner, rules)
         cond = " AND ".join(where) if where else "1"
         rows = self._read(
-            f"SELECT score, status, number, hints, ended FROM games WHERE {cond} AND "
-            "final = 1 ORDER BY ended, id",
+            f"SELECT score, status, number, hints, ended, play_seconds FROM games WHERE {cond} "
+            "AND final = 1 ORDER BY ended, id",
             params,
         )
         open_count = self._read(
             f"SELECT count(*) FROM games WHERE {cond} AND final = 0", params
         )[0][0]
         return compute_stats(
-            (GameResult(s, st, n, h, e or "") for s, st, n, h, e in rows),
+            (GameResult(s, st, n, h, e or "", float(t)) for s, st, n, h, e, t in rows),
             rules=None if rules is None else str(Rules.parse(rules)),
             owner=owner,
             unfinished=int(open_count),

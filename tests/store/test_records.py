@@ -156,6 +156,7 @@ def test_cli_stats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stats", "--db", str(db), "--rules", "classic"]) == 0
     out = capsys.readouterr().out
     assert "games played" in out and "win rate" in out and "50.0%" in out
+    assert "fastest win" in out and "time played" in out
     assert "█" in out  # the bar chart
 
     assert main(["stats", "--db", str(db), "--rules", "nonsense"]) == 2

@@ -158,3 +158,30 @@ def test_stats_survive_reopen(db: Path) -> None:
         first = store.stats().to_dict()
     with Store.open(db) as store:
         assert store.stats().to_dict() == first
+
+
+@given(st.lists(st.tuples(outcome, st.sampled_from([0.0, 0.4, 61.5, 3600.0, 7322.25])),
+                max_size=40))
+def test_the_fastest_win_and_the_time_played(items: list[tuple[tuple[int, str], float]]) -> None:
+    """The fastest win is the shortest clock of a game won, among those whose clock was kept
+    (not 0); the time played adds the clocks of the finished games."""
+    games = [GameResult(score=s, status=t, seconds=x) for (s, t), x in items]
+    stats = compute_stats(games)
+    wins = [x for (_s, t), x in items if t == W and x > 0]
+    assert stats.fastest_win == (min(wins) if wins else None)
+    done = sum(x for (_s, t), x in items if t != "in progress")
+    assert abs(stats.time_played - done) < 1e-9
+    d = stats.to_dict()
+    assert (d["fastest_win"], d["time_played"]) == (stats.fastest_win, stats.time_played)
+
+
+def test_the_stored_clock_makes_the_fastest_win(store: Store) -> None:
+    won = Game.from_position(near_won_position(1))
+    won.play_all(win_moves(near_won_position(1)))
+    assert won.is_won()
+    store.save_game(won, play_seconds=312.5)
+    store.save_game(won, started="2024-01-01T00:00:00+00:00")  # imported without a clock
+    store.save_game(given_up_game(4, 5), play_seconds=40.0)
+    stats = store.stats()
+    assert stats.won == 2 and stats.fastest_win == 312.5
+    assert stats.time_played == 352.5

@@ -332,12 +332,15 @@ def test_statistics_write_numbers_and_colons_as_each_language_does() -> None:
 
     stats = Stats(rules="classic", owner="local", played=2, won=1, given_up=1, best_score=0,
                   average_score=2.5, ratings={"won": 1, "good": 1}, current_streak=0,
-                  longest_streak=1, histogram={0: 1, 5: 1}, best_by_number={5: 0}, hints=0)
+                  longest_streak=1, histogram={0: 1, 5: 1}, best_by_number={5: 0}, hints=0,
+                  fastest_win=95.4, time_played=3725.0)
     english = stats_text(stats).plain
     assert "average score: 2.5" in english and "(50%)" in english and "won: 1" in english
+    assert "fastest win: 1:35" in english and "time played: 1:02:05" in english
     set_language("fr")
     french = stats_text(stats).plain
     assert "score moyen : 2,5" in french and "(50\xa0%)" in french
+    assert "temps de jeu : 1:02:05" in french
     assert "gagné : 1" in french and "gagné: " not in french
     set_language("hu")
     assert "2,5" in stats_text(stats).plain

@@ -55,3 +55,32 @@ def test_one_rules_played_offers_no_other_choice(make_client: MakeClient) -> Non
     stats = client.get("/api/stats", headers={"accept-language": "fr"}).json()
     assert stats["rules"] == "classic" and stats["played"] == 0
     assert stats["choices"] == [["classic", "Classique"]]
+
+
+def _timed(game: Game, seconds: str) -> str:
+    """``game``'s record with its clock, as an export writes it."""
+    return write_record(game).replace("[Rules ", f'[PlayTime "{seconds}"]\n[Rules ', 1)
+
+
+def test_the_fastest_win_and_the_time_played_come_from_the_games_clocks(
+        make_client: MakeClient) -> None:
+    from devilsgrip.catalog import winnable_line
+
+    line = winnable_line(17)
+    assert line is not None
+    won = Game(17, rules="single-pass")
+    won.play_all(list(line))
+    assert won.is_won()
+    lost = play_game(Game(5, rules="single-pass"), "greedy", time_limit=0.05)
+    untimed = Game(17, rules="single-pass")
+    untimed.play_all(list(line))
+    untimed.tags["Started"] = "2024-01-01T00:00:00+00:00"  # another game of the same deal
+    client = make_client(game=1, rules="single-pass")
+    records = [_timed(won, "95.0"), _timed(lost, "30.5"), write_record(untimed)]
+    assert client.post("/api/import", json={"records": "\n\n".join(records)}
+                       ).json()["imported"] == 3
+    stats = client.get("/api/stats").json()
+    assert stats["won"] == 2 and stats["played"] == 3
+    assert stats["fastest_win"] == 95.0 and stats["time_played"] == 125.5
+    classic = client.get("/api/stats", params={"rules": "classic"}).json()
+    assert classic["fastest_win"] is None and classic["time_played"] == 0

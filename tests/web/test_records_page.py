@@ -141,8 +141,9 @@ def test_the_statistics_dialog_chooses_the_rules_it_counts(open_as: Callable[...
     page = open_as(locale="fr-FR", width=390, height=844)
     games = [play_game(Game(n, rules=rules), "greedy", time_limit=0.05)
              for n, rules in ((3, "classic"), (4, "classic"), (6, "single-pass"))]
-    done = call(page, "POST", "/api/import",
-                {"records": "\n\n".join(write_record(g) for g in games)})
+    records = [write_record(g) for g in games]
+    records[2] = records[2].replace("[Rules ", '[PlayTime "42.0"]\n[Rules ', 1)  # its clock
+    done = call(page, "POST", "/api/import", {"records": "\n\n".join(records)})
     assert done["imported"] == 3
     page.click("#btn-menu")  # on a phone the statistics are in the menu
     page.locator("#menu-list button", has_text="Statistiques").click()
@@ -161,6 +162,9 @@ def test_the_statistics_dialog_chooses_the_rules_it_counts(open_as: Callable[...
     page.wait_for_function("() => document.querySelector('#stats-body tr td')?.textContent"
                            " === '1'")
     assert "Meilleur sur cette donne" not in (page.locator("#stats-body").text_content() or "")
+    rows = dict(page.evaluate("() => [...document.querySelectorAll('#stats-body tr')]"
+                              ".map(r => [r.cells[0].textContent, r.cells[1].textContent])"))
+    assert rows["Temps de jeu"] == "0:42" and rows["Victoire la plus rapide"] == "–", rows
     select.select_option("all")
     page.wait_for_function("() => document.querySelector('#stats-body tr td')?.textContent"
                            " === '3'")

@@ -10,6 +10,7 @@ from devilsgrip.cli_support import complain, owner_name
 from devilsgrip.commands import add_game_options, db_path
 from devilsgrip.i18n import _, rating_label
 from devilsgrip.rules import Rules
+from devilsgrip.table import clock_text
 from devilsgrip.table.stored import Stats, Store, StoreError, open_store, store_error_text
 
 EXIT_STORE = 2
@@ -118,6 +119,9 @@ def _table(rules: str | None, stats: Stats) -> Any:
         table.add_row(rating_label(key), str(stats.ratings.get(key, 0)))
     table.add_row(_("current winning streak"), str(stats.current_streak))
     table.add_row(_("longest winning streak"), str(stats.longest_streak))
+    table.add_row(_("fastest win"),
+                  dash(None if stats.fastest_win is None else clock_text(stats.fastest_win)))
+    table.add_row(_("time played"), clock_text(stats.time_played))
     table.add_row(_("hints used"), str(stats.hints))
     table.add_row(_("unfinished games"), str(stats.unfinished))
     table.add_row(_("game numbers played"), str(len(stats.best_by_number)))

@@ -24,7 +24,14 @@ from textual.widgets.option_list import Option
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Status
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
-from devilsgrip.table import Words, parse_deal_number, rules_label, say_error, status_label
+from devilsgrip.table import (
+    Words,
+    clock_text,
+    parse_deal_number,
+    rules_label,
+    say_error,
+    status_label,
+)
 from devilsgrip.table.stored import parse_time
 from devilsgrip.tui.widgets import Packed
 
@@ -245,6 +252,9 @@ def stats_text(stats: Stats) -> Text:
             score=words.decimal(stats.average_score)))
     lines.append(_("current streak of wins: {n}").format(n=stats.current_streak))
     lines.append(_("longest streak of wins: {n}").format(n=stats.longest_streak))
+    if stats.fastest_win is not None:
+        lines.append(_("fastest win: {time}").format(time=clock_text(stats.fastest_win)))
+    lines.append(_("time played: {time}").format(time=clock_text(stats.time_played)))
     lines.append(ngettext("{n} hint taken", "{n} hints taken", stats.hints).format(n=stats.hints))
     ratings = "   ".join(
         words.labelled(rating_label(name), count) for name, count in stats.ratings.items()

@@ -214,6 +214,8 @@ export function showStats(s, onChoose) {
     [t("Average score"), value(s.average_score, 1)],
     [t("Current streak"), value(s.current_streak)],
     [t("Longest streak"), value(s.longest_streak)],
+    [t("Fastest win"), s.fastest_win === null || s.fastest_win === undefined ? "–" : formatTime(s.fastest_win)],
+    [t("Time played"), formatTime(Number(s.time_played) || 0)],
     [t("Hints used"), value(s.hints)],
     [t("Unfinished games"), value(s.unfinished)],
   ];
