@@ -280,6 +280,16 @@ class PlaySession:
         except StoreError:
             return None
 
+    def fastest_win(self) -> float | None:
+        """The fastest of the player's other wins under these rules, its clock kept (None:
+        none, or no store)."""
+        if self.store is None:
+            return None
+        try:
+            return self.store.fastest_win(self.game.rules, self.owner, exclude=self.game_id)
+        except StoreError:
+            return None
+
     # ----------------------------------------------------------------- clock
     def resume_clock(self) -> None:
         """The game is on screen: its clock runs (a final game's clock stays stopped)."""

@@ -1231,6 +1231,19 @@ class Store:
         value = rows[0][0] if rows else None
         return None if value is None else int(value)
 
+    def fastest_win(self, rules: str | Rules, owner: str | None = None, *,
+                    exclude: int | None = None) -> float | None:
+        """The shortest clock of a game won under ``rules`` (of ``owner`` when given, of
+        every game but ``exclude``), among those whose clock was kept; None: no such win."""
+        where, params = self._filter(owner, rules)
+        rows = self._read(
+            f"SELECT MIN(play_seconds) FROM games WHERE {' AND '.join(where)} AND status = ? "
+            "AND final = 1 AND play_seconds > 0 AND id IS NOT ?",
+            (*params, Status.WON.value, exclude),
+        )
+        value = rows[0][0] if rows else None
+        return None if value is None else float(value)
+
     # ---------------------------------------------------------------- stats
     def stats(self, rules: str | Rules | None = None, owner: str | None = None) -> Stats:
         """Statistics of final games (all rules when ``rules`` is None)."""

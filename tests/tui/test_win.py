@@ -73,6 +73,10 @@ def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
         keys, place, memory = move_keys(move, place, memory, path_keys)
         presses.append(keys)
 
+    earlier = Game(WINNABLE)
+    earlier.play_all(list(result.moves))
+    store.save_game(earlier, play_seconds=9999.0)  # a slow win before: this one beats it
+
     async def scenario() -> None:
         app = DevilsGripApp(store, number=WINNABLE, flourish_delay=0.0, dialog_guard=0.0)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -96,6 +100,9 @@ def test_solver_line_played_by_keys_wins_with_the_flourish(store: Store,
             over = app.screen
             assert isinstance(over, GameOverScreen)
             assert over.won and over.score == 0
+            await wait_for(pilot, lambda: bool(over.query("#gameover-body")))
+            body = str(over.query_one("#gameover-body").render())
+            assert "Your fastest win yet! The fastest before took 2:46:39." in body
             # the flourish showed the arrangement: jacks, queens, kings row by row, on
             # screen only; the arranging swaps are not moves of the game
             assert screen.display_grid is not None

@@ -25,6 +25,7 @@ STATE_KEYS = {"view", "game", "labels", "can_undo", "can_redo", "applies", "last
               "arrangement", "picked", "targets", "swaps", "stock",
               "lang"}
 GAME_KEYS = {"id", "number", "rules", "saving", "warning", "best_score", "new_best", "final",
+             "fastest_before", "new_fastest",
              "leave_asks", "daily", "started", "elapsed", "clock_running"}
 LABEL_KEYS = {"deal", "rules", "status", "rating", "redeals", "end", "rating_line", "leave"}
 

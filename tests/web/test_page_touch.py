@@ -510,6 +510,31 @@ def test_the_win_is_told_at_once_the_grid_arranges_within_a_second_and_it_sounds
     no_errors(page)
 
 
+def test_a_win_faster_than_the_players_earlier_ones_says_so(
+    open_page: Callable[..., Page],
+) -> None:
+    from devilsgrip.game import Game
+    from devilsgrip.records import write_record
+
+    moves = won_line()
+    earlier = Game(1)
+    earlier.play_all_text(" ".join(moves))
+    assert earlier.is_won()
+    record = write_record(earlier).replace("[Rules ", '[PlayTime "9999.0"]\n[Rules ', 1)
+    page = open_page(1, moves=tuple(moves[:-1]), width=390, height=844, touch=True)
+    post(page, "/api/import", {"records": record})  # a slow win of the same rules, kept
+    page.reload()
+    ready(page)
+    play_by_clicks(page, moves[-1])
+    page.locator("#dlg-end").wait_for(state="visible", timeout=10_000)
+    assert page.locator("#end-title").text_content() == "You won!"
+    fastest = page.locator("#end-fastest")
+    assert fastest.is_visible()
+    assert fastest.text_content() == "Your fastest win yet! The fastest before took 2:46:39."
+    shot(page, "won-fastest-390x844")
+    no_errors(page)
+
+
 def test_the_sounds_switch_in_the_settings(open_page: Callable[..., Page]) -> None:
     page = open_page(5)
     page.add_init_script(AUDIO_SPY)

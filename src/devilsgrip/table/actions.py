@@ -112,6 +112,11 @@ class Summary:
     """The game is final and beats every earlier game of this deal."""
     best_before: int | None
     """The best final score of the other games of this deal (None: none yet or no store)."""
+    fastest_before: float | None
+    """Once the game is won: the fastest of the player's other wins under its rules (None:
+    none with its clock kept, or no store); None while it is not won."""
+    new_fastest: bool
+    """The game is won faster than every other win of the player under its rules."""
     end: str
     warning: str | None
     leave_asks: bool
@@ -122,7 +127,7 @@ class Summary:
             "deal": self.deal, "rules": self.rules, "status": self.status,
             "rating": self.rating, "score": self.score, "moves": self.moves,
             "redeals": self.redeals, "best": self.best, "new_best": self.new_best,
-            "best_before": self.best_before,
-            "end": self.end, "warning": self.warning, "leave_asks": self.leave_asks,
-            "final": self.final,
+            "best_before": self.best_before, "fastest_before": self.fastest_before,
+            "new_fastest": self.new_fastest, "end": self.end, "warning": self.warning,
+            "leave_asks": self.leave_asks, "final": self.final,
         }

@@ -232,6 +232,7 @@ def summary(session: PlaySession, words: Words, best: int | None,
     game = session.game
     before = best
     status = session.result or session.status
+    fastest = session.fastest_win() if game.is_won() else None
     return Summary(
         deal=deal_label(game, words),
         rules=rules_label(game.rules, words),
@@ -243,6 +244,8 @@ def summary(session: PlaySession, words: Words, best: int | None,
         best=deal_best(session, before),
         new_best=session.final and before is not None and game.score < before,
         best_before=before,
+        fastest_before=fastest,
+        new_fastest=fastest is not None and 0 < session.elapsed() < fastest,
         end=say_end(session, words, view),
         warning=saving_warning(session, words),
         leave_asks=session.leave_asks,

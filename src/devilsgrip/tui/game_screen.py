@@ -793,6 +793,8 @@ class GameScreen(Screen[None]):
             given_up=game.given_up, new_best=about.new_best,
             why=table.say_why_ended(self.table.session, Words()), guard=self.dialog_guard,
             best_line=self.table.applies("best_line"),
+            fastest_before=table.clock_text(about.fastest_before)
+            if about.new_fastest and about.fastest_before is not None else None,
         )
         self.open_dialog(screen, self._game_over_done)
 

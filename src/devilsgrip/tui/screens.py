@@ -65,7 +65,7 @@ class GameOverScreen(ModalScreen[str]):
     def __init__(
         self, *, won: bool, score: int, rating: str, moves: int, best: int | None,
         final: bool = False, new_best: bool = False, given_up: bool = False, why: str = "",
-        guard: float = 0.0, best_line: bool = True,
+        guard: float = 0.0, best_line: bool = True, fastest_before: str | None = None,
     ) -> None:
         super().__init__(classes="dialog-screen")
         self.won = won
@@ -79,6 +79,8 @@ class GameOverScreen(ModalScreen[str]):
         self.why = why
         self.guard = guard
         self.best_line = best_line
+        self.fastest_before = fastest_before
+        """The clock of the player's fastest win before this one, when this one beats it."""
         self.ready = guard <= 0
         """Keys are answered (the guard time has passed)."""
 
@@ -98,6 +100,9 @@ class GameOverScreen(ModalScreen[str]):
         else:
             lines.append(_("best score on this deal so far: {score}").format(
                 score=min(self.best, self.score) if self.final else self.best))
+        if self.fastest_before is not None:
+            lines.append(_("Your fastest win yet! The fastest before took {time}.").format(
+                time=self.fastest_before))
         if not self.best_line:
             keys = _("n: new game   R: play this deal again   v: review   Esc: the grid   "
                      "q: quit")

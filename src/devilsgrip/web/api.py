@@ -161,6 +161,8 @@ def state_doc(controller: Table, snap: Snapshot, words: Tr, *,
             "warning": None if pending else about.warning,
             "best_score": about.best_before,  # the end dialog tells a new best against it
             "new_best": about.new_best,
+            "fastest_before": about.fastest_before,  # and a win faster than the player's
+            "new_fastest": about.new_fastest,
             "final": about.final,
             "leave_asks": about.leave_asks,
             "daily": snap.daily,

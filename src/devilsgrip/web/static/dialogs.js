@@ -45,6 +45,11 @@ export function showEnd() {
   if (game.new_best) $("end-best").textContent = t("New best on this deal! The best before was {best}.", { best });
   else if (best === null || best === undefined) $("end-best").textContent = t("This is the first finished game on this deal.");
   else $("end-best").textContent = t("Best score ever on this deal: {best}", { best });
+  // a win faster than every earlier one under these rules says so
+  const fastest = $("end-fastest");
+  fastest.hidden = !(v.won && game.new_fastest);
+  fastest.textContent = fastest.hidden ? ""
+    : t("Your fastest win yet! The fastest before took {time}.", { time: formatTime(Number(game.fastest_before) || 0) });
   $("end-solution").hidden = true;
   $("end-solution").replaceChildren();
   // a win is its own best line: the button is there only where the controller offers one
