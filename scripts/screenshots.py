@@ -23,6 +23,8 @@ from devilsgrip.store import Store
 
 MOVES = ("d", "d", "d")
 """The keys pressed before each picture: three deals, so the talon shows."""
+PLAY_SECONDS = 47.0
+"""The play time the terminal's picture shows."""
 PAGE_SIZE = (1280, 800)
 TERMINAL_SIZE = (100, 32)
 
@@ -63,23 +65,31 @@ def page_png(out: Path, game: int) -> None:
 
 
 def terminal_svg(out: Path, game: int) -> None:
-    """The terminal game of deal ``game`` after :data:`MOVES`, as an SVG."""
+    """The terminal game of deal ``game`` after :data:`MOVES`, played in
+    :data:`PLAY_SECONDS` by the play clock (the same picture on every run), as an SVG."""
+    from devilsgrip import session
     from devilsgrip.tui.app import DevilsGripApp
+
+    now = [0.0]
 
     async def scenario(store: Store) -> None:
         app = DevilsGripApp(store, number=game, flourish_delay=0.0, dialog_guard=0.0)
         async with app.run_test(size=TERMINAL_SIZE) as pilot:
             for key in MOVES:
                 await pilot.press(key)
-            await pilot.pause(0.2)
+            now[0] += PLAY_SECONDS
+            await pilot.pause(1.5)  # the clock is drawn again every second
             app.save_screenshot(filename=out.name, path=str(out.parent))
 
+    real = session.clock
+    session.clock = lambda: now[0]
     with tempfile.TemporaryDirectory(prefix="dg-shots-") as tmp:
         store = Store.open(Path(tmp) / "games.sqlite3")
         try:
             asyncio.run(scenario(store))
         finally:
             store.close()
+            session.clock = real
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -69,8 +69,10 @@ def screen_text() -> Callable[[App[object]], str]:
 
 
 @pytest.fixture
-def snapshot() -> Callable[[str, str], None]:
-    """``snapshot(name, text)``: compare with ``snapshots/<name>.txt`` (or write it)."""
+def snapshot(monkeypatch: pytest.MonkeyPatch) -> Callable[[str, str], None]:
+    """``snapshot(name, text)``: compare with ``snapshots/<name>.txt`` (or write it).  The
+    play clock stands still in a test that takes one (the screen shows 0:00)."""
+    monkeypatch.setattr("devilsgrip.session.clock", lambda: 1000.0)
 
     def check(name: str, text: str) -> None:
         path = SNAPSHOTS / f"{name}.txt"

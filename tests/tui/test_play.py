@@ -384,3 +384,42 @@ def test_quitting_keeps_a_game_in_play_and_leaves_nothing_behind(store: Store) -
     kept = store.unfinished_games()
     assert [g.moves for g in kept] == [2] and not kept[0].final
     assert store.stats().played == 0
+
+
+def test_the_info_panel_shows_the_play_clock_as_it_runs(store: Store,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal shows the game's clock, as the page does, and it moves on by itself;
+    the clock stops where the game's result stands."""
+    now = [5000.0]
+    monkeypatch.setattr("devilsgrip.session.clock", lambda: now[0])
+    monkeypatch.setattr("devilsgrip.tui.game_screen.CLOCK_TICK", 0.05)
+
+    def info(app: DevilsGripApp) -> str:
+        return str(app.screen.query_one("#info").render())
+
+    def game_screen_of(app: DevilsGripApp) -> GameScreen:
+        assert app.game_screen is not None
+        return app.game_screen
+
+    async def scenario() -> None:
+        app = make_app(store, number=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("d")
+            assert "time: 0:00" in info(app)
+            now[0] += 83.0  # a minute and 23 seconds later, nobody pressing a key
+            for _ in range(100):
+                if "time: 1:23" in info(app):
+                    break
+                await asyncio.sleep(0.02)
+            assert "time: 1:23" in info(app)
+            await pilot.press("G")  # give up: the result stands, the clock stops
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("y")
+            assert game_screen_of(app).table.session.final
+            while not isinstance(app.screen, GameScreen):
+                await pilot.press("escape")
+            now[0] += 600.0
+            await asyncio.sleep(0.2)
+            assert "time: 1:23" in info(app)
+
+    asyncio.run(scenario())

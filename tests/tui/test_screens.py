@@ -377,7 +377,8 @@ def test_the_game_over_dialog_says_why_and_ignores_the_keys_typed_as_it_appears(
     moves = play_game(Game(3, rules="single-pass"), "greedy").move_stack
 
     async def scenario() -> None:
-        app = make_app(store, number=3, rules="single-pass", dialog_guard=1.0)
+        # a guard long enough that a loaded machine still presses within it
+        app = make_app(store, number=3, rules="single-pass", dialog_guard=4.0)
         async with app.run_test(size=(80, 24)) as pilot:
             screen = game_screen(app)
             for move in moves[:-1]:

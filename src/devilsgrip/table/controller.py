@@ -738,6 +738,11 @@ class Table:
         with self.lock:
             self.session.pause()
 
+    def elapsed(self) -> float:
+        """The game's play time so far, in seconds (what a screen's clock shows)."""
+        with self.lock:
+            return self.session.elapsed()
+
     def resume_clock(self) -> None:
         with self.lock:
             self.session.resume_clock()

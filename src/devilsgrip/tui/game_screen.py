@@ -76,6 +76,8 @@ GRID_LINES: Final = 15
 """The grid's lines at 80x24: three rows of cells, each a card with the cards beneath it."""
 BOTTOM_LINES: Final = 6
 """The lines of the stock, the talon and the info panel (see devilsgrip.tcss)."""
+CLOCK_TICK: Final = 1.0
+"""How often the info panel's clock is drawn again, in seconds."""
 _MEASURE: Final = Console(file=io.StringIO(), width=MEASURE_WIDTH)
 """A console that only measures how a message wraps (nothing is printed on it)."""
 BOTTOM_FEWEST: Final = 4
@@ -349,6 +351,12 @@ class GameScreen(Screen[None]):
         self.sync()
         self.greet()
         self._fit(self.size.width, self.size.height)
+        self.set_interval(CLOCK_TICK, self._tick)
+
+    def _tick(self) -> None:
+        """The clock in the info panel moves on (its other items stay as they are)."""
+        if self.shown is not None and self.guide is None:
+            self.query_one("#info", InfoPanel).items = self.info_items()
 
     # ------------------------------------------------------------ the size
     def on_resize(self, event: Resize) -> None:
@@ -522,6 +530,7 @@ class GameScreen(Screen[None]):
             Text(_("rating: {rating}").format(rating=about.rating)),
             Text(words.ngettext("{n} move", "{n} moves", about.moves).format(n=about.moves)),
             Text(about.redeals),
+            Text(_("time: {time}").format(time=table.clock_text(self.table.elapsed()))),
             Text(about.status, style="bold green" if self.shown.won else
                  "bold" if about.final or self.shown.over else ""),
         ]
