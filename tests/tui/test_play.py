@@ -315,7 +315,7 @@ def test_playing_without_a_store_says_so() -> None:
             assert not screen.table.session.saving
             assert app.screen.query_one("#status", Static).has_class("-error")
             assert "not being saved" in status(app)
-            assert app.screen.query_one("#info").border_subtitle == "not saving"
+            assert app.screen.query_one("#info").border_subtitle.startswith("not saving  ·  ")
             await pilot.press("d")
             assert screen.table.session.game.moves_played == 1
 
@@ -388,14 +388,15 @@ def test_quitting_keeps_a_game_in_play_and_leaves_nothing_behind(store: Store) -
 
 def test_the_info_panel_shows_the_play_clock_as_it_runs(store: Store,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The terminal shows the game's clock, as the page does, and it moves on by itself;
-    the clock stops where the game's result stands."""
+    """The terminal shows the game's clock (on the info panel's lower border, out of the
+    way of its items), as the page does, and it moves on by itself; the clock stops where
+    the game's result stands."""
     now = [5000.0]
     monkeypatch.setattr("devilsgrip.session.clock", lambda: now[0])
     monkeypatch.setattr("devilsgrip.tui.game_screen.CLOCK_TICK", 0.05)
 
     def info(app: DevilsGripApp) -> str:
-        return str(app.screen.query_one("#info").render())
+        return str(app.screen.query_one("#info").border_subtitle)
 
     def game_screen_of(app: DevilsGripApp) -> GameScreen:
         assert app.game_screen is not None

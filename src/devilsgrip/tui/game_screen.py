@@ -354,9 +354,16 @@ class GameScreen(Screen[None]):
         self.set_interval(CLOCK_TICK, self._tick)
 
     def _tick(self) -> None:
-        """The clock in the info panel moves on (its other items stay as they are)."""
-        if self.shown is not None and self.guide is None:
-            self.query_one("#info", InfoPanel).items = self.info_items()
+        """The clock on the info panel's lower border moves on."""
+        if self.shown is not None:
+            self.query_one("#info", InfoPanel).border_subtitle = self.info_footer()
+
+    def info_footer(self) -> str:
+        """The info panel's lower border: the play clock, and "not saving" when the game is
+        not being kept (the items inside wrap; the border keeps the clock out of their way)."""
+        assert self.shown is not None
+        clock = _("time: {time}").format(time=table.clock_text(self.table.elapsed()))
+        return clock if self.shown.saving else f"{_('not saving')}  ·  {clock}"
 
     # ------------------------------------------------------------ the size
     def on_resize(self, event: Resize) -> None:
@@ -450,7 +457,7 @@ class GameScreen(Screen[None]):
         info = self.query_one("#info", InfoPanel)
         info.heading = ((self.guide.title, shown.about.deal) if self.guide is not None
                         else (shown.about.deal, shown.about.rules))
-        info.border_subtitle = "" if shown.saving else _("not saving")
+        info.border_subtitle = self.info_footer()
         info.set_class(not shown.saving, "-not-saving")
         info.items = self.info_items()
         self._show_keys()
@@ -530,7 +537,6 @@ class GameScreen(Screen[None]):
             Text(_("rating: {rating}").format(rating=about.rating)),
             Text(words.ngettext("{n} move", "{n} moves", about.moves).format(n=about.moves)),
             Text(about.redeals),
-            Text(_("time: {time}").format(time=table.clock_text(self.table.elapsed()))),
             Text(about.status, style="bold green" if self.shown.won else
                  "bold" if about.final or self.shown.over else ""),
         ]
