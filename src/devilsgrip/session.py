@@ -272,11 +272,12 @@ class PlaySession:
         return self.play_seconds + running
 
     def best_score(self) -> int | None:
-        """The best final score of the other games of this deal and rules (None: no store)."""
+        """The best final score of the player's other games of this deal and rules (None: no
+        store)."""
         if self.store is None:
             return None
         try:
-            return self.store.best_score(self.game, exclude=self.game_id)
+            return self.store.best_score(self.game, exclude=self.game_id, owner=self.owner)
         except StoreError:
             return None
 

@@ -1216,8 +1216,10 @@ class Store:
                 return int(gid)
         return None
 
-    def best_score(self, game: Game | GameInfo, *, exclude: int | None = None) -> int | None:
-        """The best final score on this deal with these rules (of every game but ``exclude``)."""
+    def best_score(self, game: Game | GameInfo, *, exclude: int | None = None,
+                   owner: str | None = None) -> int | None:
+        """The best final score on this deal with these rules (of every game but ``exclude``;
+        of ``owner``'s games when given, as the statistics count them)."""
         if isinstance(game, GameInfo):
             number, deck, position, rules = game.number, game.deck, game.start_position, game.rules
         else:
@@ -1225,8 +1227,9 @@ class Store:
             rules = str(game.rules)
         rows = self._read(
             "SELECT MIN(score) FROM games WHERE number IS ? AND deck IS ? "
-            "AND start_position IS ? AND rules = ? AND final = 1 AND id IS NOT ?",
-            (number, deck, position, rules, exclude),
+            "AND start_position IS ? AND rules = ? AND final = 1 AND id IS NOT ? "
+            "AND (? IS NULL OR owner = ?)",
+            (number, deck, position, rules, exclude, owner, owner),
         )
         value = rows[0][0] if rows else None
         return None if value is None else int(value)

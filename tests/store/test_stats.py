@@ -150,6 +150,13 @@ def test_best_score_per_deal(store: Store) -> None:
     assert session.best_score() == min(a.score, b.score)
     assert PlaySession.start(store, number=6, rules="single-pass").best_score() is None
     assert PlaySession.start(store, number=7).best_score() is None
+    # another player's better game of the deal is theirs: the best is counted per player,
+    # as the statistics are
+    store.save_game(given_up_game(6, 60), owner="web:other")
+    assert session.best_score() == min(a.score, b.score)
+    assert PlaySession.start(store, number=6, owner="web:other").best_score() == (
+        given_up_game(6, 60).score)
+    assert store.best_score(a) == given_up_game(6, 60).score  # every player's, asked so
 
 
 def test_stats_survive_reopen(db: Path) -> None:
