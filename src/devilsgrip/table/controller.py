@@ -498,7 +498,7 @@ class Table:
             # what is left to do: undo, look back at the game, or another game; a win is
             # its own best line
             out |= {"review", "share"}
-            if not view.won:
+            if best_line_refusal(session) is None:
                 out.add("best_line")
             return frozenset(out)
         if DEAL in view.legal:
