@@ -283,10 +283,9 @@ RECORDS_DAMAGED: Final = "records-damaged"
 """A records file to import in which no game can be read (nothing is written)."""
 
 OWN_SENTENCE: Final = frozenset({
-    NO_REDEALS_LEFT, RECORD_BAD, BACKEND_UNKNOWN, JOBS_BAD,
-    SCHEDULER_NEEDS_DASK, GAMES_BAD, GAMES_TOO_MANY, PLAYER_UNKNOWN, SOLVER_MISMATCH,
-    GAME_CHANGED, STORE_FAILED, NO_HINT, CATALOG_BAD, SITE_NO_PYODIDE, SITE_NOT_OURS,
-    SITE_WRITE_FAILED, BODY_TOO_LARGE, BODY_TOO_SLOW, CLIENT_GONE, BAD_JSON, BAD_TEXT,
+    NO_REDEALS_LEFT, RECORD_BAD, GAME_CHANGED, STORE_FAILED, NO_HINT, CATALOG_BAD,
+    SITE_NO_PYODIDE, SITE_NOT_OURS, SITE_WRITE_FAILED, BODY_TOO_LARGE, BODY_TOO_SLOW,
+    CLIENT_GONE, BAD_JSON, BAD_TEXT,
     UNKNOWN_FIELD, BAD_FIELD, MISSING_FIELD, GAME_AND_DECK, BAD_GAME_NUMBER, BAD_GAME_ID,
     NO_SUCH_GAME, BAD_ANIMATION, BAD_LANGUAGE, PAIRING_OFF, PAIRING_WRONG, SOLVER_TIMEOUT,
     HINT_TIMEOUT, METHOD_NOT_ALLOWED, NOT_FOUND, SERVER_ERROR, BAD_HOST, CROSS_SITE,
@@ -294,5 +293,5 @@ OWN_SENTENCE: Final = frozenset({
 })
 """The codes not in ``i18n.ERROR_MESSAGES``: their sentence is written where they are
 raised (the web API's refusals, the site's table, the controller's own refusals, the
-plural of :data:`NO_REDEALS_LEFT`), or they are told in English only (the analysis
-runs, a record that cannot be read at all)."""
+plural of :data:`NO_REDEALS_LEFT`), or they are told in English only (a record that
+cannot be read at all)."""

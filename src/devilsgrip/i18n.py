@@ -469,6 +469,15 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     codes.WORKER_DIED: N_(
         "a worker process died (out of memory?): rerun the same command to resume"
     ),
+    codes.GAMES_BAD: N_("bad game range '{games}': write e.g. 1-10000 or 1-5,9"),
+    codes.GAMES_TOO_MANY: N_("'{games}' names more than 10 million deals: analyse them in parts"),
+    codes.JOBS_BAD: N_("--jobs must be at least 1, not {jobs}"),
+    codes.BACKEND_UNKNOWN: N_("unknown backend '{backend}' (choose from {backends})"),
+    codes.SCHEDULER_NEEDS_DASK: N_("--scheduler needs --backend dask"),
+    codes.PLAYER_UNKNOWN: N_("unknown player '{player}' (choose from {players})"),
+    codes.SOLVER_MISMATCH: N_(
+        "game {game}: the solver claims score {claimed} but its moves reach {reached}"
+    ),
     # thinking time (LimitError)
     codes.TIME_LIMIT_BAD: N_("the time limit must be a positive number of seconds, not {limit}"),
     # the search core (CoreError): DEVILSGRIP_CORE, read by every command
@@ -573,6 +582,8 @@ def error_text(
     if code in (codes.GAME_NUMBER_RANGE, codes.GAME_NUMBER_BAD):  # one sentence for every case
         values["max"] = MAX_GAME_NUMBER
         values["number"] = short_text(str(params.get("number", "")).strip(), NUMBER_SHOWN)
+    if code in (codes.GAMES_BAD, codes.GAMES_TOO_MANY):  # the player's own text, cut short
+        values["games"] = short_text(str(params.get("games", "")).strip(), NUMBER_SHOWN)
     if code == codes.RULES_BAD_VALUE:
         expected = _RULES_EXPECTED.get(str(params.get("option")))
         values["expected"] = (

@@ -76,6 +76,45 @@ def test_bad_input_is_one_line_and_status_2(
     assert not (tmp_path / "x.sqlite").exists()
 
 
+@pytest.mark.parametrize(("games", "lang", "said"), [
+    ("1-20000000", "en", "devilsgrip: '1-20000000' names more than 10 million deals: "
+                         "analyse them in parts"),
+    ("1-9000000,9000001-10000001", "fr",
+     "devilsgrip: '1-9000000,9000001-10000001' désigne plus de 10 millions de donnes : "
+     "analysez-les en plusieurs fois"),
+    ("5-1", "hu", "devilsgrip: hibás játéktartomány: '5-1'; írd például így: 1-10000 vagy 1-5,9"),
+])
+def test_a_range_too_large_is_told_apart_from_one_badly_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], games: str, lang: str, said: str
+) -> None:
+    assert main(["analyze", "--games", games, "--out", str(tmp_path / "x.sqlite"),
+                 "--lang", lang]) == 2
+    assert capsys.readouterr().err.strip() == said
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_the_analysis_refusals_of_the_library_are_translated() -> None:
+    from devilsgrip.analysis import AnalysisError
+    from devilsgrip.analysis.backends import make_backend
+    from devilsgrip.analysis.runner import parse_games
+    from devilsgrip.i18n import translate_error
+
+    with pytest.raises(AnalysisError) as bad:
+        make_backend("cloud")
+    assert translate_error(bad.value, "es") == (
+        "motor de ejecución desconocido 'cloud' (elija entre local, dask)")
+    with pytest.raises(AnalysisError) as jobs:
+        make_backend("local", jobs=0)
+    assert translate_error(jobs.value, "da") == "--jobs skal være mindst 1, ikke 0"
+    with pytest.raises(AnalysisError) as player:
+        run_analysis(Path("unused.sqlite"), [1], player="lucky")
+    assert translate_error(player.value, "fr") == (
+        "joueur inconnu 'lucky' (au choix : clairvoyant, honest, greedy)")
+    with pytest.raises(AnalysisError) as long:
+        parse_games("x" * 500)
+    assert translate_error(long.value, "en").count("x") < 60  # the player's text is cut short
+
+
 def test_a_scheduler_address_that_is_none_is_one_line_and_status_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

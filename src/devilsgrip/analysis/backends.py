@@ -169,5 +169,5 @@ def make_backend(name: str, *, jobs: int | None = None, scheduler: str | None = 
         return DaskBackend(scheduler, jobs)
     raise AnalysisError(
         codes.BACKEND_UNKNOWN, f"unknown backend '{name}' (choose from {', '.join(BACKENDS)})",
-        backend=name,
+        backend=name, backends=", ".join(BACKENDS),
     )

@@ -50,14 +50,15 @@ def parse_games(text: str) -> list[int]:
             )
         if high - low >= MAX_DEALS:
             raise AnalysisError(
-                codes.GAMES_TOO_MANY, f"the range '{part.strip()}' has more than 10 million deals",
+                codes.GAMES_TOO_MANY,
+                f"'{part.strip()}' names more than 10 million deals: analyse them in parts",
                 games=part.strip(),
             )
         numbers.update(range(low, high + 1))
         if len(numbers) > MAX_DEALS:
             raise AnalysisError(
                 codes.GAMES_TOO_MANY,
-                f"the ranges '{text.strip()}' have more than 10 million deals",
+                f"'{text.strip()}' names more than 10 million deals: analyse them in parts",
                 games=text.strip(),
             )
     return sorted(numbers)
@@ -126,7 +127,7 @@ def run_analysis(
     if player not in PLAYERS:
         raise AnalysisError(
             codes.PLAYER_UNKNOWN, f"unknown player '{player}' (choose from {', '.join(PLAYERS)})",
-            player=player,
+            player=player, players=", ".join(PLAYERS),
         )
     rules_text = str(Rules.parse(rules))
     wanted = sorted(set(games))

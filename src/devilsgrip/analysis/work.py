@@ -53,7 +53,7 @@ def analyze_deal(
         raise AnalysisError(
             codes.PLAYER_UNKNOWN,
             f"unknown player '{player}' (choose from {', '.join(PLAYERS)})",
-            player=player,
+            player=player, players=", ".join(PLAYERS),
         )
     # imported when the work starts, so the command line stays quick
     from devilsgrip.solver import play_game, solve
@@ -71,7 +71,7 @@ def analyze_deal(
                 codes.SOLVER_MISMATCH,
                 f"game {number}: the solver claims score {solved.score} "
                 f"but its moves reach {check.score}",
-                game=number,
+                game=number, claimed=solved.score, reached=check.score,
             )
         return DealResult(
             game=number, rules=rules, player=player, score=int(solved.score),

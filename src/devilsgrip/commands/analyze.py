@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from devilsgrip import codes
 from devilsgrip.cards import MAX_COUNT
 from devilsgrip.cli_support import (
     MAX_JOBS,
@@ -21,11 +22,10 @@ from devilsgrip.cli_support import (
     file_path,
     seconds,
     seed_number,
-    shown,
     whole_number,
 )
 from devilsgrip.commands import add_game_options
-from devilsgrip.i18n import _, ngettext
+from devilsgrip.i18n import _, error_text, ngettext, translate_error
 
 DEFAULT_OUT = "analysis.sqlite"
 DEFAULT_TIME_LIMITS = {"clairvoyant": 10.0, "honest": 0.25}
@@ -108,12 +108,11 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit == 0 and args.max_nodes is None and args.player == "clairvoyant":
         fail(_("--time-limit 0 needs --max-nodes: the solver must stop somewhere"))
     if args.scheduler and args.backend != "dask":
-        fail(_("--scheduler needs --backend dask"))
+        fail(error_text(codes.SCHEDULER_NEEDS_DASK, {}))
     try:
         games = parse_games(args.games)
     except AnalysisError as exc:
-        fail(_("bad game range '{games}': write e.g. 1-10000 or 1-5,9").format(
-            games=shown(str(exc.params.get("games", args.games)))))
+        fail(translate_error(exc))
     status = _run(args, games)
     if status == 0:
         return _summarise(args)
