@@ -242,6 +242,28 @@ def test_the_french_lines(
     assert line == expected.replace("{tmp}", str(files))
 
 
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["hint", "5"], "devilsgrip: there is no file 5: for deal 5, write --game 5"),
+    (["replay", "17"], "devilsgrip: there is no file 17: for deal 17, write --game 17"),
+    (["review", "3"],
+     "devilsgrip: there is no file 3: for the stored game 3, write --game-id 3"),
+    (["hint", "5", "--lang", "fr"],
+     "devilsgrip: il n'y a pas de fichier 5 : pour la donne 5, écrivez --game 5"),
+    (["hint", "five"], "devilsgrip: cannot read five: No such file or directory"),
+    (["import", "5"], "devilsgrip: cannot read 5: No such file or directory"),
+])
+def test_a_bare_number_where_a_file_is_read_names_the_option_it_meant(
+    argv: list[str], expected: str, files: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(files)
+    assert one_line(*run(capsys, argv, files)) == expected
+    # a file of that name is still read as the record it is
+    (files / argv[1]).write_text(write_record(Game(7)), encoding="utf-8")
+    code, err = run(capsys, argv[:2], files)
+    assert "no file" not in err and "cannot read" not in err
+
+
 def test_a_bad_record_in_an_import_is_reported_and_skipped(  # all bad: exit 2
     files: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

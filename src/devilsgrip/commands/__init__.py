@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 from devilsgrip.cli_support import fail, file_path, game_number, language
 from devilsgrip.game import Game
@@ -68,13 +70,30 @@ def db_path(args: argparse.Namespace) -> Path | None:
     return Path(env) if env else None
 
 
-def read_text(path: str) -> str:
-    """A file's text, or standard input for ``-``; unreadable: one line, exit status 2."""
+NumberMeans = Literal["deal", "stored"]
+"""What a bare number names in a command: a deal (``--game``) or a stored game (``--game-id``)."""
+
+
+def read_text(path: str, number: NumberMeans | None = None) -> str:
+    """A file's text, or standard input for ``-``; unreadable: one line, exit status 2.
+
+    ``number``: what a number names in this command (a deal, ``--game``, or a stored
+    game, ``--game-id``); a missing file whose name is a number is answered with that
+    option, as ``devilsgrip hint 5`` most likely meant it.
+    """
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         text.encode("utf-8")  # standard input may carry undecodable bytes as surrogates
     except UnicodeError:
         fail(_("cannot read {path}: it is not UTF-8 text").format(path=path))
+    except FileNotFoundError:
+        if number is not None and path.isascii() and path.isdigit():
+            fail((_("there is no file {path}: for deal {path}, write --game {path}")
+                  if number == "deal" else
+                  _("there is no file {path}: for the stored game {path}, write --game-id {path}"))
+                 .format(path=path))
+        fail(_("cannot read {path}: {reason}").format(
+            path=path, reason=os.strerror(errno.ENOENT)))
     except OSError as exc:
         fail(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc))
     if "\0" in text:
@@ -82,10 +101,11 @@ def read_text(path: str) -> str:
     return text
 
 
-def read_record(path: str) -> str:
+def read_record(path: str, number: NumberMeans | None = None) -> str:
     """A game record's text from a file or standard input (``-``); one that holds nothing
-    but blank lines is refused in words (its reader would ask for a tag it never saw)."""
-    text = read_text(path)
+    but blank lines is refused in words (its reader would ask for a tag it never saw).
+    ``number``: as :func:`read_text`'s."""
+    text = read_text(path, number)
     if not text.strip():
         fail(no_record_message(path))
     return text

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         if args.game is not None or args.deck is not None or args.position is not None:
             fail(_("give a record file, or --position, or --game/--deck with --moves"))
-        text = read_record(args.record)
+        text = read_record(args.record, "deal")
         game = records.read_record(text)
         if args.moves:
             game.play_all_text(args.moves)

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         if args.game is not None or args.deck is not None or args.moves is not None:
             fail(_("give a record file, or --game/--deck with --moves, not both"))
-        text = read_record(args.record)
+        text = read_record(args.record, "deal")
         try:
             game = records.read_record(text)
         except RecordError as exc:

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
     stored = _stored(args)
     if stored is None:
-        game = records.read_record(read_record(args.record))
+        game = records.read_record(read_record(args.record, "stored"))
         try:
             review = _with_progress(args, lambda progress: table.review_record(
                 game, time_limit=args.time_limit, progress=progress))
