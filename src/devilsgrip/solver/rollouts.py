@@ -22,14 +22,15 @@ PEELS_BETWEEN_ENTRIES: Final = 4
 card in) between two cards entering: two peels can undo each other."""
 ROLLOUT_STEPS_PER_SECOND: Final = 120_000
 """The budget of rollout steps (moves of the model) per second of thinking in ``run``
-mode: a cautious rate on a busy machine for the pure-Python core (about 0.55 of the
-218,000 a second of processor time ``benchmarks/solver.py --cores`` measures; the
-compiled core runs 3.5 million).  Both cores, and so the in-browser build, think with
-this budget and choose the same moves: 17 times the budget (what a second buys in
-the compiled core) played no better on deals 6001-6040 (docs/STATISTICS.md)."""
+mode, sized when the pure-Python core ran 218,000 a second of processor time (it
+now runs about 540,000 and the compiled core 5.3 million, ``benchmarks/solver.py
+--cores``), so that a hint in a browser, a slower interpreter, stays short.  Both
+cores, and so the in-browser build, think with this budget and choose the same
+moves: 17 times the budget (what a second buys in the compiled core) played no
+better on deals 6001-6040 (docs/STATISTICS.md)."""
 ROLLOUT_STEPS_PER_SECOND_CARD: Final = 60_000
 """The same in ``card`` mode, where the base policy looks for a peel at most steps
-(0.45 of the 137,000 measured)."""
+(the pure-Python core runs about 260,000 a second)."""
 LEAST_ROLLOUTS: Final = 8
 """Each move is rolled out on at least this many stock orders."""
 
@@ -121,49 +122,6 @@ def _play(t: Table, move: ModelMove) -> None:
             cells[s] = pile_code(src // N_CARDS, onto)
 
 
-def base_move(t: Table, peels: int) -> tuple[int, int, int] | None:
-    """The base policy's move: ``(kind, src, dst)`` with kind 0 a talon build onto
-    ``dst``, 1 a grid build from ``src`` onto ``dst``, 2 a deal; None at the end.
-
-    It looks only at what is face up, as the greedy player does: a talon build
-    first; then an emptying build (its space is filled); in ``card`` mode a peel
-    of the shortest pile that can then be emptied, at most
-    :data:`PEELS_BETWEEN_ENTRIES` times (``peels`` made so far); then a deal.
-    """
-    cells = t.cells
-    by_top: dict[int, int] = {}
-    for i in range(GRID_SIZE):
-        pile = cells[i]
-        if pile >= 0:
-            by_top.setdefault(pile % N_CARDS, i)
-    talon = t.talon
-    if talon:
-        want = PREV[talon[-1]]
-        if want >= 0 and want in by_top:
-            return 0, -1, by_top[want]
-    can_fill = bool(t.stock) or (t.fill_from_talon and bool(talon))
-    if can_fill:
-        run = t.run
-        for s in range(GRID_SIZE):
-            pile = cells[s]
-            if pile < 0:
-                continue
-            b = pile // N_CARDS
-            if not run and b != pile % N_CARDS:
-                continue
-            # a pile's own top is never its bottom's predecessor
-            d = by_top.get(PREV[b], -1) if LEVEL_OF[b] else -1
-            if d >= 0:
-                return 1, s, d
-        if not run and peels < PEELS_BETWEEN_ENTRIES:
-            peel = _peel(cells)
-            if peel is not None:
-                return peel
-    if t.stock:
-        return 2, -1, -1
-    return None
-
-
 def _peel(cells: list[int]) -> tuple[int, int, int] | None:
     """The greedy player's peel: the shortest pile whose top can go onto another top,
     whose bottom's predecessor is another top, and whose other cards are all tops
@@ -193,36 +151,95 @@ def _peel(cells: list[int]) -> tuple[int, int, int] | None:
     return best
 
 
+NO_NEED: Final = -2
+"""In :func:`roll_out`'s ``needs``: a cell whose pile cannot be emptied by a build (empty,
+a base at its bottom, or in ``card`` mode more than one card)."""
+
+
 def roll_out(t: Table, budget: int) -> tuple[int, int]:
     """Play the base policy on ``t`` to the end (or for ``budget`` steps); the final
-    score and the steps taken.  ``t`` is changed."""
-    cells = t.cells
+    score and the steps taken.  ``t`` is changed.
+
+    The base policy looks only at what is face up, as the greedy player does: a talon
+    build first, onto the first cell whose top takes it; then an emptying build, of the
+    first pile that can go whole onto a top (its space is filled); in ``card`` mode a
+    peel of the shortest pile that can then be emptied (:func:`_peel`), at most
+    :data:`PEELS_BETWEEN_ENTRIES` times between two cards entering; then a deal.  The
+    compiled core's ``roll_out`` is its twin (``tests/solver/test_cores.py``).
+
+    Each cell's top and, where a build could empty it, the card its bottom needs as a
+    top are kept beside the piles, so that a step asks lists, not every pile.
+    """
+    cells, stock, talon = t.cells, t.stock, t.talon
+    run, fill_from_talon, draw = t.run, t.fill_from_talon, t.draw
+    tops = [p % N_CARDS if p >= 0 else EMPTY_CELL for p in cells]
+    needs = [_need(p, run) for p in cells]
     peels = 0
     steps = 0
     while steps < budget:
-        choice = base_move(t, peels)
-        if choice is None:
-            break
-        steps += 1
-        kind, s, d = choice
-        if kind == 0:
-            dst = cells[d]
-            cells[d] = pile_code(dst // N_CARDS, t.talon.pop())
-            peels = 0
-        elif kind == 2:
-            for _ in range(min(t.draw, len(t.stock))):
-                t.talon.append(t.stock.pop())
-        else:
-            src, dst = cells[s], cells[d]
-            onto = dst % N_CARDS
-            cells[d] = pile_code(dst // N_CARDS, src % N_CARDS)
-            if src // N_CARDS == NEXT[onto]:
-                _fill(t, s)
+        if talon:
+            want = PREV[talon[-1]]
+            if want >= 0 and want in tops:
+                d = tops.index(want)
+                c = talon.pop()
+                cells[d] += c - want
+                tops[d] = c
+                if not run:
+                    needs[d] = NO_NEED
                 peels = 0
-            else:
-                cells[s] = pile_code(src // N_CARDS, onto)
-                peels += 1
+                steps += 1
+                continue
+        if stock or (fill_from_talon and talon):
+            s = -1
+            top_set = set(tops)
+            if not top_set.isdisjoint(needs):
+                s = next(i for i, need in enumerate(needs) if need in top_set)
+            elif not run and peels < PEELS_BETWEEN_ENTRIES:
+                peel = _peel(cells)
+                if peel is not None:
+                    _, src, d = peel
+                    onto, moved = tops[d], tops[src]
+                    cells[d] += moved - onto
+                    tops[d] = moved
+                    needs[d] = NO_NEED
+                    cells[src] += onto - moved
+                    tops[src] = onto
+                    needs[src] = _need(cells[src], run)
+                    peels += 1
+                    steps += 1
+                    continue
+            if s >= 0:
+                d = tops.index(needs[s])
+                moved = tops[s]
+                cells[d] += moved - tops[d]
+                tops[d] = moved
+                if not run:
+                    needs[d] = NO_NEED
+                _fill(t, s)
+                pile = cells[s]
+                tops[s] = pile % N_CARDS if pile >= 0 else EMPTY_CELL
+                needs[s] = _need(pile, run)
+                peels = 0
+                steps += 1
+                continue
+        if not stock:
+            break
+        turned = stock[-draw:]
+        del stock[-draw:]
+        talon.extend(reversed(turned))
+        steps += 1
     return t.score, steps
+
+
+def _need(pile: int, run: bool) -> int:
+    """The top that a build emptying ``pile`` goes onto (its bottom's predecessor), or
+    :data:`NO_NEED` when no build empties it."""
+    if pile < 0:
+        return NO_NEED
+    b = pile // N_CARDS
+    if not LEVEL_OF[b] or (not run and b != pile % N_CARDS):
+        return NO_NEED
+    return PREV[b]
 
 
 def order_scores(root: Table, moves: Sequence[ModelMove], horizon: int) -> tuple[list[int], int]:
