@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import importlib
 import random
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -415,3 +417,40 @@ def test_the_compiled_rollouts_refuse_what_is_no_position() -> None:
         compiled.rollouts(root.cells, *args[:2], [(1, 0, 0)], *args[2:])
     with pytest.raises(ValueError, match="no move of the model"):
         compiled.rollouts(root.cells, [], root.talon, [(2, -1, -1)], *args[2:])
+
+
+LONG_PROOF = ("4C7C,9DQD,2S5S8SJS,4C7C,6C,TSKS,4D7DTDKD,2D5D8DJD/2S5S8SJS,7DTDKD,2D5D8DJD,"
+              "6H9HQH,4H7HTHKH,5C8CJC,4H,8HJH/3C6C9CQC,9SQS,3D6D9DQD,3S6S9SQS,2H5H8H,KC,3D,"
+              "6H9HQH 4S3S5H4S7STCJHKHTC6SKC6D3H3C7H4D3H5C JC9C2H7S8CQC2CTHTS2CKS 4 102 classic")
+"""Deal 93 after the greedy player's 102nd move: lost by one card, which no search proves
+in seconds, so a search of it runs to its time limit."""
+
+
+@needs_compiled
+@pytest.mark.slow
+def test_a_compiled_search_in_a_thread_lets_the_others_run() -> None:
+    """A server answers other requests, and a screen draws itself, while a search runs in
+    a thread of theirs: the compiled core lets the GIL go now and then.  Holding it, it
+    let a thread that sleeps 10 ms at a time wake about twice a second."""
+    game = Game.from_position(LONG_PROOF)
+    seconds = 3.0
+    finished = threading.Event()
+
+    def search() -> None:
+        with core.using(core.COMPILED):
+            solve(game, time_limit=seconds)
+        finished.set()
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    gaps = []
+    last = time.perf_counter()
+    while not finished.is_set():
+        time.sleep(0.01)
+        now = time.perf_counter()
+        gaps.append(now - last)
+        last = now
+    worker.join()
+    gaps.sort()
+    assert len(gaps) >= seconds / 0.1, gaps[-5:]  # woken at least ten times a second
+    assert gaps[len(gaps) // 2] < 0.05, gaps[len(gaps) // 2]

@@ -1013,14 +1013,35 @@ typedef struct {
     int olen;
 } S;
 
-static int now_past(S *s, int *err) {
+/* The clock, read now and then by every long loop of this core.  Once every YIELD_EVERY
+ * seconds the GIL is let go for a moment: a thread of the program waiting for it (a
+ * server answering other requests, a screen drawing itself) takes it then, where a search
+ * of several seconds in this thread would otherwise hold it the whole time.  Not more
+ * often: a thread that waits for the GIL asks for it only after waiting the interpreter's
+ * switch interval (5 ms) with no hand-over, and letting it go and taking it back sooner
+ * restarts that wait each time, so that it would never be asked for. */
+#define YIELD_EVERY 0.01
+static _Thread_local double last_yield = 0.0;
+
+static int read_clock(double *now) {
     PyObject *t = PyObject_CallNoArgs(perf_counter_fn);
-    if (!t) {
+    if (!t) return -1;
+    *now = PyFloat_AsDouble(t);
+    Py_DECREF(t);
+    if (*now - last_yield >= YIELD_EVERY) {
+        Py_BEGIN_ALLOW_THREADS
+        Py_END_ALLOW_THREADS
+        last_yield = *now;
+    }
+    return 0;
+}
+
+static int now_past(S *s, int *err) {
+    double now;
+    if (read_clock(&now) < 0) {
         *err = 1;
         return 0;
     }
-    double now = PyFloat_AsDouble(t);
-    Py_DECREF(t);
     return now > s->deadline;
 }
 
@@ -2809,10 +2830,8 @@ static int relax_search(Relax *X, int i, const unsigned char *talon, int tlen, u
     X->nodes++;
     if (X->max_nodes >= 0 && X->nodes > X->max_nodes) return TIMEUP;
     if ((X->nodes & 1023) == 0) {
-        PyObject *now = PyObject_CallNoArgs(perf_counter_fn);
-        if (!now) return ERR;
-        double seconds = PyFloat_AsDouble(now);
-        Py_DECREF(now);
+        double seconds;
+        if (read_clock(&seconds) < 0) return ERR;
         if (seconds > X->deadline) return TIMEUP;
     }
     unsigned char t[MAXN];
