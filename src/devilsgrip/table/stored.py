@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from devilsgrip import codes
 from devilsgrip.errors import DevilsGripError, IllegalMoveError
@@ -30,6 +30,7 @@ from devilsgrip.store import (
     store_error_text,
 )
 from devilsgrip.table.controller import Table
+from devilsgrip.table.history import HistoryEntry, history
 from devilsgrip.table.words import Event, Words
 
 __all__ = ["GameInfo", "Kept", "Player", "Stats", "Store", "StoreError", "WebSession",
@@ -86,6 +87,10 @@ def open_for_play(path: Path | str | None) -> tuple[Store | None, StoreError | N
     return _open_or_why(path)
 
 
+HISTORY_SHOWN: Final = 200
+"""Finished games a game history lists at most, the latest first."""
+
+
 @dataclass
 class Player:
     """One player's games and settings, as a screen reaches them: ``store`` is None when
@@ -124,6 +129,21 @@ class Player:
         """The rules texts of the player's games, most played first (raises the store's
         error)."""
         return [] if self.store is None else self.store.rules_played(owner=self.owner)
+
+    def history(self, words: Words) -> tuple[list[HistoryEntry], int]:
+        """The player's finished games, the latest to end first (at most
+        :data:`HISTORY_SHOWN`), and how many there are in all (none without a store;
+        raises the store's error)."""
+        if self.store is None:
+            return [], 0
+        return history(self.store, self.owner, words, limit=HISTORY_SHOWN)
+
+    def finished(self, game_id: int, words: Words) -> Table | None:
+        """The controller of the player's finished game ``game_id``, to review it (None:
+        no such game of theirs; raises the store's error, or ``game-live`` for one in
+        play)."""
+        return None if self.store is None else finished_table(self.store, self.owner,
+                                                              game_id, words)
 
     def start(self, words: Words, *, number: int | None = None, deck: str | None = None,
               rules: str = "classic") -> Table:

@@ -23,7 +23,7 @@ from devilsgrip.table import Words
 from devilsgrip.table.controller import Outcome, Refusal, Table
 from devilsgrip.table.stored import Player, Stats, Store, StoreError
 from devilsgrip.tui.game_screen import GameScreen
-from devilsgrip.tui.screens import ResumeScreen, StatsScreen
+from devilsgrip.tui.screens import HistoryScreen, ResumeScreen, StatsScreen
 
 OWNER = "local"
 """The store's owner of terminal games."""
@@ -215,6 +215,10 @@ class DevilsGripApp(App[None]):
     def stats_asked(self, message: GameScreen.ShowStats) -> None:
         self.show_stats(message.rules)
 
+    @on(GameScreen.ShowHistory)
+    def history_asked(self, message: GameScreen.ShowHistory) -> None:
+        self.show_history()
+
     @on(GameScreen.Quit)
     def quit_asked(self, message: GameScreen.Quit) -> None:
         self.close_session()
@@ -245,6 +249,29 @@ class DevilsGripApp(App[None]):
             played = []
         choices = table.stats_choices(played, rules, table.Words())
         self.push_screen(StatsScreen(self.stats_of, choices))
+
+    # ------------------------------------------------------------- history
+    def show_history(self) -> None:
+        """The player's finished games; the one chosen is reviewed on the game screen."""
+        error = None
+        try:
+            entries, total = self.player.history(Words())
+        except DevilsGripError as exc:
+            entries, total, error = [], 0, translate_error(exc)
+        self.push_screen(HistoryScreen(entries, total, saving=self.store is not None,
+                                       error=error), self._history_chosen)
+
+    def _history_chosen(self, game_id: int | None) -> None:
+        screen = self.game_screen
+        if game_id is None or screen is None:
+            return
+        try:
+            controller = self.player.finished(game_id, Words())
+        except DevilsGripError as exc:
+            screen.refuse(exc)
+            return
+        if controller is not None:
+            screen.show_review(controller)
 
     def stats_of(self, rules: str) -> tuple[Stats | None, str | None]:
         """The player's statistics of ``rules`` (``table.ALL_RULES``: all together), or why

@@ -120,13 +120,15 @@ REVIEW_TICK: Final = 0.5
 
 @dataclass
 class _ReviewRun:
-    """A review being worked out: for which game (``token``), since when, and what the
-    status area said of it last."""
+    """A review being worked out: while which game is on screen (``token``), of which game
+    (``game``: None for that one), since when, and what the status area said of it last."""
 
     token: int
     began: float
     said: Said
     timer: Timer
+    game: int | None = None
+    """The stored game reviewed when it is not the one on screen (one of the history)."""
 
 
 class Shown(NamedTuple):
@@ -195,6 +197,8 @@ class GameScreen(Screen[None]):
                            "or off")),
         Binding("s", "stats", N_("statistics"), show=False,
                 tooltip=N_("statistics of your games with these rules")),
+        Binding("H,shift+h", "history", N_("game history"), key_display="H", show=False,
+                tooltip=N_("your finished games, the latest first, to review one")),
         Binding("c", "four_colour", N_("four colours"), show=False,
                 tooltip=N_("four-colour deck on or off")),
         Binding("m", "more_keys", N_("more"), show=False,
@@ -238,6 +242,9 @@ class GameScreen(Screen[None]):
         def __init__(self, rules: str) -> None:
             super().__init__()
             self.rules = rules
+
+    class ShowHistory(Message):
+        """The player's finished games, to review one (the application keeps the store)."""
 
     class ToggleFourColour(Message):
         """The four-colour deck on or off (the application keeps the setting)."""
@@ -843,17 +850,22 @@ class GameScreen(Screen[None]):
         bubble = False
 
         def __init__(self, story: str, rows: list[str], steps: list[LineStep],
-                     token: int) -> None:
+                     token: int, game: int | None = None) -> None:
             super().__init__()
             self.story, self.rows, self.steps, self.token = story, rows, steps, token
+            self.game = game
 
-    def show_review(self) -> None:
-        """Where the game lost its cards (a game that has ended: it is final from then on)."""
-        if self._review_run is not None and self._review_run.token == self._token:
+    def show_review(self, other: Table | None = None) -> None:
+        """Where the game lost its cards: the game on screen (one that has ended: it is
+        final from then on), or ``other``'s, a finished game of the history."""
+        controller = self.table if other is None else other
+        game = None if other is None else other.session.game_id
+        run = self._review_run
+        if run is not None and run.token == self._token and run.game == game:
             self._review_tick()  # already being worked out: how far it is
             return
         try:
-            self.table.review_start()  # at once: the keys shown are those of a final game
+            controller.review_start()  # at once: the keys shown are those of a final game
         except Refusal as refusal:
             self.refuse(refusal)
             return
@@ -861,8 +873,8 @@ class GameScreen(Screen[None]):
         self.say(_("Reviewing the game…"))
         self._end_review_run()
         self._review_run = _ReviewRun(self._token, time.monotonic(), self.said,
-                                      self.set_interval(REVIEW_TICK, self._review_tick))
-        self.compute_review(self.table, self._token)
+                                      self.set_interval(REVIEW_TICK, self._review_tick), game)
+        self.compute_review(controller, self._token, game)
 
     def _review_tick(self) -> None:
         """The review's progress, as the time passes (one of its searches may take
@@ -886,7 +898,7 @@ class GameScreen(Screen[None]):
         run.timer.stop()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
-    def compute_review(self, controller: Table, token: int) -> None:
+    def compute_review(self, controller: Table, token: int, game: int | None = None) -> None:
         session = controller.session
         try:
             # its progress is told by the screen's timer (_review_tick): the seconds
@@ -898,10 +910,13 @@ class GameScreen(Screen[None]):
         story = table.say_review(review, session.game, words)
         rows = [m.line for m in table.costly_moves(review, session.game, words)]
         steps = review_steps(session.game, review, words)
-        self.post_message(self.ReviewFound(story, rows, steps, token))
+        self.post_message(self.ReviewFound(story, rows, steps, token, game))
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
+        run = self._review_run
+        if run is not None and run.game != message.game:
+            return  # another game's review was asked for since
         self._end_review_run(message.token)
         if message.token != self._token:
             return
@@ -1091,6 +1106,9 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------- other screens
     def action_stats(self) -> None:
         self.post_message(self.ShowStats(str(self.table.game.rules)))
+
+    def action_history(self) -> None:
+        self.post_message(self.ShowHistory())
 
     def action_help(self) -> None:
         self.open_dialog(HelpScreen(self.help_rows()))

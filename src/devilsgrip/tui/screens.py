@@ -25,6 +25,7 @@ from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Status
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
 from devilsgrip.table import (
+    HistoryEntry,
     Words,
     clock_text,
     parse_deal_number,
@@ -401,6 +402,76 @@ class ResumeScreen(ModalScreen[int | None]):
             self.dismiss(None)
 
     def action_new(self) -> None:
+        self.dismiss(None)
+
+
+class HistoryScreen(ModalScreen[int | None]):
+    """The player's finished games, the latest first, as the page's game history lists
+    them; dismissed with the id of the game to review, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+
+    def __init__(self, entries: Sequence[HistoryEntry], total: int, *, saving: bool = True,
+                 error: str | None = None) -> None:
+        """``total``: the finished games in all (``entries`` may list fewer); ``saving``
+        False: no game is kept; ``error``: why the games could not be read."""
+        super().__init__(classes="dialog-screen")
+        self.entries = list(entries)
+        self.total = total
+        self.saving = saving
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="history", classes="dialog"):
+            yield Static(_("Game history"), classes="dialog-title")
+            if self.error is not None:
+                yield Static(self.error, classes="error")
+            elif not self.saving:
+                yield Static(_("Games are not being saved, so there is no history."))
+            elif not self.entries:
+                yield Static(_("No finished game yet. A game counts here once it is won, "
+                               "given up or over."))
+            else:
+                yield OptionList(*(Option(self.describe(e), id=f"game-{e.game_id}")
+                                   for e in self.entries), id="history-list")
+                if self.total > len(self.entries):
+                    yield Static(ngettext("The latest {shown} of your {n} finished game.",
+                                          "The latest {shown} of your {n} finished games.",
+                                          self.total).format(shown=len(self.entries),
+                                                             n=self.total))
+            keys = (_("Enter: review that game   Esc: back to the game") if self.entries
+                    else _("Esc: back to the game"))
+            yield Packed(keys.split("   "), classes="dialog-keys")
+
+    @staticmethod
+    def describe(entry: HistoryEntry) -> Text:
+        """Two lines: the deal, its rules, score and rating; when it ended, its moves, its
+        time, and whether it has been reviewed."""
+        rating = f" ({entry.rating_label})" if entry.rating_label else ""
+        first = " · ".join([entry.deal, entry.rules, _("score: {score}").format(
+            score=entry.score) + rating, entry.status_label])
+        parts = []
+        when = parse_time(entry.ended or entry.started)
+        if when is not None:
+            parts.append(when.astimezone().strftime("%Y-%m-%d %H:%M"))
+        parts.append(ngettext("{n} move", "{n} moves", entry.moves).format(n=entry.moves))
+        if entry.seconds is not None:
+            parts.append(clock_text(entry.seconds))
+        if entry.reviewed:
+            parts.append(_("reviewed"))
+        out = Text(first)
+        out.append("\n" + " · ".join(parts), style="dim")
+        return out
+
+    def on_mount(self) -> None:
+        if self.entries:
+            self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(str(event.option.id).removeprefix("game-")))
+
+    def action_close(self) -> None:
         self.dismiss(None)
 
 

@@ -41,6 +41,7 @@ from devilsgrip.table import ANIMATIONS
 from devilsgrip.table import Words as Tr
 from devilsgrip.table.controller import Refusal, Snapshot, Table, find_best_line, search_hint
 from devilsgrip.table.records import export_records, import_records, refusal_line
+from devilsgrip.table.stored import HISTORY_SHOWN
 from devilsgrip.web import reviews
 from devilsgrip.web.bodies import MAX_IMPORT_BODY
 from devilsgrip.web.browsers import LOCAL_OWNER, Browser, WebState
@@ -706,8 +707,6 @@ REVIEW_WAIT: Final = 0.4
 read within it, so asking again is answered at once)."""
 REVIEW_PATIENCE: Final = 3.0
 """How many times its time limit (+10 s) the server lets a review run before giving up."""
-HISTORY_LIMIT: Final = 200
-"""Finished games the history lists at most, the latest first."""
 MAX_GAME_ID: Final = 2**62
 
 
@@ -817,7 +816,7 @@ def get_history(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
     store = web.store
     if store is None:
         return {"saving": False, "total": 0, "games": []}
-    entries, total = table.history(store, browser.owner, tr, limit=HISTORY_LIMIT)
+    entries, total = table.history(store, browser.owner, tr, limit=HISTORY_SHOWN)
     return {
         "saving": True,
         "total": total,
