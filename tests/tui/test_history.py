@@ -1,5 +1,6 @@
-"""The terminal game's history: the player's finished games, the latest first, and the
-review of one of them (as the page's game history has them)."""
+"""What the page's menu has, in the terminal game too: the game history (the player's
+finished games, the latest first, and the review of one of them) and the rules of new
+games."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from devilsgrip.game import Game
 from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
-from devilsgrip.tui.screens import HistoryScreen, ReviewScreen
+from devilsgrip.tui.screens import HistoryScreen, ReviewScreen, RulesScreen
 
 
 async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
@@ -91,5 +92,54 @@ def test_an_empty_history_says_how_a_game_gets_there(store: Store) -> None:
             await pilot.press("H")
             await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
             assert "No finished game yet." in _texts(app.screen)  # type: ignore[arg-type]
+
+    asyncio.run(scenario())
+
+
+def test_the_rules_of_new_games_are_chosen_kept_and_used(store: Store) -> None:
+    """``p`` chooses the rules of new games among the presets: the game on screen keeps
+    its own, the next new game (and the next run of the terminal game without
+    ``--rules``) has the rules chosen."""
+    async def scenario(first: bool) -> None:
+        app = DevilsGripApp(store, number=5, flourish_delay=0.0, dialog_guard=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            if not first:
+                assert str(screen.table.game.rules) == "literal"
+                return
+            assert str(screen.table.game.rules) == "classic"
+            await pilot.press("p")
+            await _until(pilot, lambda: isinstance(app.screen, RulesScreen))
+            options = app.screen.query_one(OptionList)
+            assert options.highlighted == 0  # the rules in force, classic, first
+            names = [str(options.get_option_at_index(i).prompt).splitlines()[0]
+                     for i in range(options.option_count)]
+            assert names == ["Classic", "Single pass", "Literal"]
+            await pilot.press("down", "down", "enter")
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+            assert str(screen.table.game.rules) == "classic"  # the game on screen stays
+            assert "Rules for new games: Literal." in screen.said.text
+            await pilot.press("n")
+            await _until(pilot, lambda: str(screen.table.game.rules) == "literal")
+
+    asyncio.run(scenario(True))
+    assert store.settings("local")["rules"] == "literal"
+    asyncio.run(scenario(False))
+
+
+def test_rules_given_on_the_command_line_are_offered_beside_the_presets(store: Store) -> None:
+    async def scenario() -> None:
+        app = DevilsGripApp(store, number=5, rules="classic,draw=1", flourish_delay=0.0,
+                            dialog_guard=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("p")
+            await _until(pilot, lambda: isinstance(app.screen, RulesScreen))
+            options = app.screen.query_one(OptionList)
+            assert options.option_count == 4 and options.highlighted == 3
+            assert "deals 1 card" in str(options.get_option_at_index(3).prompt)
+            await pilot.press("escape")
+            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+        assert "rules" not in store.settings("local")  # nothing chosen, nothing kept
 
     asyncio.run(scenario())

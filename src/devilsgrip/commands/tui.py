@@ -20,13 +20,14 @@ def register(sub: Any) -> None:
     add_game_options(p, number=True)
     p.add_argument("--daily", action="store_true",
                    help=_("play today's daily deal (with --rules: of those rules)"))
-    p.set_defaults(func=run)
+    # without --rules, the rules chosen for new games in the terminal (p), else classic
+    p.set_defaults(func=run, rules=None)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.lang:
         set_language(args.lang)
-    rules = str(Rules.parse(args.rules))
+    rules = None if args.rules is None else str(Rules.parse(args.rules))
     from devilsgrip.game import Game
     from devilsgrip.table.stored import open_for_play
 
@@ -34,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
     if args.daily and (args.game is not None or args.deck is not None):
         fail(_("give --daily, or a game number or deck, not several"))
     if args.game is not None:
-        Game(args.game, rules=rules)
+        Game(args.game)
     elif args.deck is not None:
-        Game(deck=args.deck, rules=rules)
+        Game(deck=args.deck)
     store, problem = open_for_play(db_path(args))
     from datetime import date
 

@@ -23,12 +23,13 @@ from devilsgrip.table import Words
 from devilsgrip.table.controller import Outcome, Refusal, Table
 from devilsgrip.table.stored import Player, Stats, Store, StoreError
 from devilsgrip.tui.game_screen import GameScreen
-from devilsgrip.tui.screens import HistoryScreen, ResumeScreen, StatsScreen
+from devilsgrip.tui.screens import HistoryScreen, ResumeScreen, RulesScreen, StatsScreen
 
 OWNER = "local"
 """The store's owner of terminal games."""
 FOUR_COLOUR_KEY = "four_colour"
 WINNABLE_KEY = "winnable"
+RULES_KEY = "rules"
 
 
 class DevilsGripApp(App[None]):
@@ -48,7 +49,7 @@ class DevilsGripApp(App[None]):
         *,
         number: int | None = None,
         deck: str | None = None,
-        rules: str = "classic",
+        rules: str | None = None,
         store_error: StoreError | None = None,
         daily: date | None = None,
         flourish_delay: float = 0.25,
@@ -62,7 +63,9 @@ class DevilsGripApp(App[None]):
         """The player's games and settings: the door every game is opened through."""
         self.number = number
         self.deck = deck
-        self.rules = rules
+        self.rules: str | None = None
+        """The rules of new games: ``rules``, else those the player chose (``p``); None:
+        those of the game on screen (classic for the first)."""
         self.store_error = store_error
         self.daily = daily
         """With a day, the game starts with that day's daily deal."""
@@ -81,6 +84,7 @@ class DevilsGripApp(App[None]):
         self.guide_seen: bool = settings[table.GUIDE_SEEN]
         """The first-game guide was put away (on any screen): it is not shown again."""
         self.winnable: bool = settings["winnable"]
+        self.rules = rules if rules is not None else settings.get(RULES_KEY)
         """New single-pass games are drawn from the deals proven winnable only."""
 
     # ------------------------------------------------------------ settings
@@ -128,14 +132,15 @@ class DevilsGripApp(App[None]):
 
     def start_game(self, number: int | None = None, deck: str | None = None) -> None:
         """The first game of this run (a random numbered deal unless ``number`` or ``deck``)."""
-        self.table = self.player.start(Words(), number=number, deck=deck, rules=self.rules)
+        self.table = self.player.start(Words(), number=number, deck=deck,
+                                       rules=self.rules or "classic")
         self.show_table()
 
     def start_daily(self, day: date) -> None:
         """The first game of this run: ``day``'s daily deal (the table picks it)."""
-        controller = self.player.start(Words(), rules=self.rules)
+        controller = self.player.start(Words(), rules=self.rules or "classic")
         try:
-            outcome = controller.daily(day, rules=self.rules)
+            outcome = controller.daily(day, rules=self.rules or "classic")
         except Refusal as refusal:
             self.warning = refusal.text
             self.table = controller
@@ -166,8 +171,8 @@ class DevilsGripApp(App[None]):
     @on(GameScreen.NewGame)
     def new_game(self, message: GameScreen.NewGame) -> None:
         self._replace(lambda controller: controller.new_game(
-            number=message.number,
-            winnable=self.winnable and has_catalog(controller.game.rules)))
+            number=message.number, rules=self.rules,
+            winnable=self.winnable and has_catalog(self.rules or controller.game.rules)))
 
     @on(GameScreen.PlayDaily)
     def play_daily(self, message: GameScreen.PlayDaily) -> None:
@@ -180,6 +185,21 @@ class DevilsGripApp(App[None]):
             self.game_screen.say(_("Winnable deals only, for new single-pass games: on.")
                                  if on_now else
                                  _("Winnable deals only, for new single-pass games: off."))
+
+    @on(GameScreen.ChooseRules)
+    def rules_asked(self, message: GameScreen.ChooseRules) -> None:
+        shown = self.rules if self.rules is not None else (
+            str(self.table.game.rules) if self.table is not None else "classic")
+        self.push_screen(RulesScreen(shown), self._rules_chosen)
+
+    def _rules_chosen(self, rules: str | None) -> None:
+        """New games are played under ``rules`` from now on (the choice is kept)."""
+        if rules is None or self.game_screen is None:
+            return
+        self.rules = rules
+        self.player.set_setting(RULES_KEY, rules)
+        self.game_screen.say(_("Rules for new games: {rules}. They apply from the next new "
+                               "game.").format(rules=table.rules_label(rules, Words())))
 
     @on(GameScreen.PlayAgain)
     def play_again(self, message: GameScreen.PlayAgain) -> None:

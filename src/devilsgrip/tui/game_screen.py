@@ -199,6 +199,8 @@ class GameScreen(Screen[None]):
                 tooltip=N_("statistics of your games with these rules")),
         Binding("H,shift+h", "history", N_("game history"), key_display="H", show=False,
                 tooltip=N_("your finished games, the latest first, to review one")),
+        Binding("p", "choose_rules", N_("rules"), show=False,
+                tooltip=N_("the rules of new games: classic, single pass or literal")),
         Binding("c", "four_colour", N_("four colours"), show=False,
                 tooltip=N_("four-colour deck on or off")),
         Binding("m", "more_keys", N_("more"), show=False,
@@ -245,6 +247,9 @@ class GameScreen(Screen[None]):
 
     class ShowHistory(Message):
         """The player's finished games, to review one (the application keeps the store)."""
+
+    class ChooseRules(Message):
+        """The rules of new games, to choose (the application keeps the setting)."""
 
     class ToggleFourColour(Message):
         """The four-colour deck on or off (the application keeps the setting)."""
@@ -1109,6 +1114,9 @@ class GameScreen(Screen[None]):
 
     def action_history(self) -> None:
         self.post_message(self.ShowHistory())
+
+    def action_choose_rules(self) -> None:
+        self.post_message(self.ChooseRules())
 
     def action_help(self) -> None:
         self.open_dialog(HelpScreen(self.help_rows()))

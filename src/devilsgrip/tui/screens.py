@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Status
 from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
+from devilsgrip.rules import PRESETS, Rules
 from devilsgrip.table import (
     HistoryEntry,
     Words,
@@ -402,6 +403,60 @@ class ResumeScreen(ModalScreen[int | None]):
             self.dismiss(None)
 
     def action_new(self) -> None:
+        self.dismiss(None)
+
+
+class RulesScreen(ModalScreen[str | None]):
+    """The rules of new games: a preset, or the rules in force when they are none of them;
+    dismissed with the rules chosen, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+
+    def __init__(self, current: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.current = str(Rules.parse(current))
+        self.choices = list(PRESETS)
+        if self.current not in self.choices:
+            self.choices.append(self.current)
+
+    def compose(self) -> ComposeResult:
+        words = Words()
+        with Vertical(id="rules-choice", classes="dialog"):
+            yield Static(_("Rules for new games"), classes="dialog-title")
+            yield OptionList(*(Option(self.describe(rules, words), id=f"rules-{k}")
+                               for k, rules in enumerate(self.choices)), id="rules-list")
+            yield Static(_("New rules apply from the next new game."))
+            yield Packed(_("Enter: choose   Esc: back to the game").split("   "),
+                         classes="dialog-keys")
+
+    @staticmethod
+    def describe(rules: str, words: Words) -> Text:
+        """The rules' name, and what they are in a line."""
+        parsed = Rules.parse(rules)
+        redeals = parsed.redeals
+        parts = [
+            _("unlimited redeals") if redeals is None else _("no redeal") if not redeals
+            else ngettext("{n} redeal", "{n} redeals", redeals).format(n=redeals),
+            _("whole runs") if parsed.move_unit == "run" else _("one card at a time"),
+            _("the talon fills spaces") if parsed.fill_from_talon else _("spaces stay empty"),
+        ]
+        if parsed.draw != 3:
+            parts.insert(0, ngettext("deals {n} card", "deals {n} cards",
+                                     parsed.draw).format(n=parsed.draw))
+        out = Text(rules_label(parsed, words))
+        out.append("\n" + " · ".join(parts), style="dim")
+        return out
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = self.choices.index(self.current)
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[int(str(event.option.id).removeprefix("rules-"))])
+
+    def action_close(self) -> None:
         self.dismiss(None)
 
 
