@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -26,6 +27,10 @@ from textual.app import App
 
 from devilsgrip.i18n import set_language
 from devilsgrip.store import Store
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # the tests import pilot_waits
+    sys.path.insert(0, _HERE)
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("DEVILSGRIP_UPDATE_SNAPSHOTS") == "1"

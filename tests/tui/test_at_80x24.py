@@ -4,11 +4,11 @@ the talon's ink, the review and the best line on the grid."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pilot_waits import until
 from rich.console import Console
 from rich.text import Text
 from textual.app import App
@@ -27,14 +27,6 @@ WINNABLE = 2
 """Deal 2 (classic) is won by the clairvoyant solver in a split second."""
 
 ScreenText = Callable[[App[Any]], str]
-
-
-async def until(pilot: Any, test: Callable[[], bool], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not test():
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-        await pilot.pause()
 
 
 def test_a_win_that_beats_the_deals_best_is_told_and_shown_as_the_best(store: Store) -> None:

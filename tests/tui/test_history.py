@@ -5,8 +5,8 @@ games."""
 from __future__ import annotations
 
 import asyncio
-import time
 
+from pilot_waits import until
 from textual.widgets import OptionList, Static
 
 from devilsgrip.game import Game
@@ -14,14 +14,6 @@ from devilsgrip.store import Store
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import HistoryScreen, ReviewScreen, RulesScreen
-
-
-async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not test():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-        await pilot.pause()  # type: ignore[attr-defined]
 
 
 def _given_up(number: int, moves: str) -> Game:
@@ -48,7 +40,7 @@ def test_the_history_lists_the_finished_games_and_reviews_the_one_chosen(store: 
             game_screen = app.screen
             assert isinstance(game_screen, GameScreen)
             await pilot.press("H")
-            await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
             history = app.screen
             assert isinstance(history, HistoryScreen)
             options = history.query_one(OptionList)
@@ -58,11 +50,11 @@ def test_the_history_lists_the_finished_games_and_reviews_the_one_chosen(store: 
             assert "Game 7 · Classic · score: 72" in first and "given up" in first
             assert "2 moves · 1:15" in first
             await pilot.press("down", "enter")
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             assert game_screen.table.game.number == 5  # the game on screen is unchanged
             assert store.review(older) is not None  # the review is kept with its game
             await pilot.press("escape", "H")
-            await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
             again = app.screen.query_one(OptionList).get_option_at_index(1).prompt
             assert "reviewed" in str(again)
 
@@ -74,13 +66,13 @@ def test_with_no_game_kept_the_history_says_so() -> None:
         app = DevilsGripApp(None, number=5, flourish_delay=0.0, dialog_guard=0.0)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("H")
-            await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
             screen = app.screen
             assert isinstance(screen, HistoryScreen)
             assert "Games are not being saved, so there is no history." in _texts(screen)
             assert not screen.query(OptionList)
             await pilot.press("escape")
-            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
 
     asyncio.run(scenario())
 
@@ -90,7 +82,7 @@ def test_an_empty_history_says_how_a_game_gets_there(store: Store) -> None:
         app = DevilsGripApp(store, number=5, flourish_delay=0.0, dialog_guard=0.0)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("H")
-            await _until(pilot, lambda: isinstance(app.screen, HistoryScreen))
+            await until(pilot, lambda: isinstance(app.screen, HistoryScreen))
             assert "No finished game yet." in _texts(app.screen)  # type: ignore[arg-type]
 
     asyncio.run(scenario())
@@ -110,18 +102,18 @@ def test_the_rules_of_new_games_are_chosen_kept_and_used(store: Store) -> None:
                 return
             assert str(screen.table.game.rules) == "classic"
             await pilot.press("p")
-            await _until(pilot, lambda: isinstance(app.screen, RulesScreen))
+            await until(pilot, lambda: isinstance(app.screen, RulesScreen))
             options = app.screen.query_one(OptionList)
             assert options.highlighted == 0  # the rules in force, classic, first
             names = [str(options.get_option_at_index(i).prompt).splitlines()[0]
                      for i in range(options.option_count)]
             assert names == ["Classic", "Single pass", "Literal"]
             await pilot.press("down", "down", "enter")
-            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
             assert str(screen.table.game.rules) == "classic"  # the game on screen stays
             assert "Rules for new games: Literal." in screen.said.text
             await pilot.press("n")
-            await _until(pilot, lambda: str(screen.table.game.rules) == "literal")
+            await until(pilot, lambda: str(screen.table.game.rules) == "literal")
 
     asyncio.run(scenario(True))
     assert store.settings("local")["rules"] == "literal"
@@ -134,12 +126,12 @@ def test_rules_given_on_the_command_line_are_offered_beside_the_presets(store: S
                             dialog_guard=0.0)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("p")
-            await _until(pilot, lambda: isinstance(app.screen, RulesScreen))
+            await until(pilot, lambda: isinstance(app.screen, RulesScreen))
             options = app.screen.query_one(OptionList)
             assert options.option_count == 4 and options.highlighted == 3
             assert "deals 1 card" in str(options.get_option_at_index(3).prompt)
             await pilot.press("escape")
-            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
         assert "rules" not in store.settings("local")  # nothing chosen, nothing kept
 
     asyncio.run(scenario())

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 
 import pytest
+from pilot_waits import until
 from textual.widgets import OptionList
 
 from devilsgrip.game import Game
@@ -21,14 +21,6 @@ from devilsgrip.tui.viewer import LineViewer
 from devilsgrip.tui.widgets import Packed
 
 
-async def _until(pilot: object, test: object, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not test():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out"
-        await asyncio.sleep(0.05)
-        await pilot.pause()  # type: ignore[attr-defined]
-
-
 async def _play_to_its_end(pilot: object, app: DevilsGripApp,
                            moves: Sequence[Move]) -> GameScreen:
     """Play ``moves`` (the last one as a player does), until the end dialog is up."""
@@ -37,7 +29,7 @@ async def _play_to_its_end(pilot: object, app: DevilsGripApp,
     for move in moves[:-1]:
         screen.table.session.play(move)
     assert screen.play(moves[-1])
-    await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+    await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
     return screen
 
 
@@ -57,7 +49,7 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             screen = await _play_to_its_end(pilot, app, moves)
             assert not screen.table.session.final
             await pilot.press("v")
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             review = app.screen
             assert isinstance(review, ReviewScreen)
             assert screen.table.session.final  # a review shows the stock: the result stands
@@ -67,13 +59,13 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             assert keys == ["Enter: that move on the grid", "Esc: back to the game"]
             assert review.query_one(OptionList).option_count == len(review.rows)
             await pilot.press("enter")
-            await _until(pilot, lambda: isinstance(app.screen, LineViewer))
+            await until(pilot, lambda: isinstance(app.screen, LineViewer))
             viewer = app.screen
             assert isinstance(viewer, LineViewer)
             notes = [item.plain for item in viewer.query_one("#info", Packed).items]
             assert any(note.startswith("↑ Played:") for note in notes)
             await pilot.press("escape")  # back to the list of costly moves
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             assert screen.table.session.game_id is not None
             assert store.review(screen.table.session.game_id) is not None
             await pilot.press("escape")
@@ -94,9 +86,9 @@ def test_a_review_with_no_costly_move_offers_no_move_to_choose(store: Store) -> 
             for key in ("d", "d", "G", "y"):
                 await pilot.press(key)
                 await pilot.pause()
-            await _until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            await until(pilot, lambda: isinstance(app.screen, GameOverScreen))
             await pilot.press("v")
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             review = app.screen
             assert isinstance(review, ReviewScreen)
             assert not review.rows and not review.query(OptionList)
@@ -136,9 +128,9 @@ def test_a_long_review_shows_its_time_and_leaves_other_words_alone(store: Store)
 
             await pilot.press("v")
             # the seconds are counted while the searches run (the screen is not held up)
-            await _until(pilot, lambda: len({said[i][0] for i in counted()}) >= 2, 4.5)
+            await until(pilot, lambda: len({said[i][0] for i in counted()}) >= 2, 4.5)
             await pilot.press("d")
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             counting = counted()
             refusals = [i for i, (_, error) in enumerate(said) if error]
             assert refusals and counting, said
@@ -181,17 +173,17 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
             assert not isinstance(app.screen, ReviewScreen)
             await _play_to_its_end(pilot, app, moves)
             await pilot.press("escape")  # the grid: the dialog put away
-            await _until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
             actions = {hint.label for hint in screen.key_hints()}
             assert "review" in actions and "undo" in actions
             await pilot.press("v")
             await pilot.press("v")
             assert screen.table.session.final  # at once: a review shows the stock
             assert "undo" not in {hint.label for hint in screen.key_hints()}
-            await _until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             await pilot.press("escape")
             await pilot.press("b")
-            await _until(pilot, lambda: isinstance(app.screen, LineViewer))
+            await until(pilot, lambda: isinstance(app.screen, LineViewer))
             assert len(made) == 1
 
     asyncio.run(scenario())

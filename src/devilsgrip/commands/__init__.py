@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import os
 import sys
 from pathlib import Path
@@ -86,15 +85,13 @@ def read_text(path: str, number: NumberMeans | None = None) -> str:
         text.encode("utf-8")  # standard input may carry undecodable bytes as surrogates
     except UnicodeError:
         fail(_("cannot read {path}: it is not UTF-8 text").format(path=path))
-    except FileNotFoundError:
-        if number is not None and path.isascii() and path.isdigit():
+    except OSError as exc:
+        if isinstance(exc, FileNotFoundError) and number is not None and path.isascii() \
+                and path.isdigit():
             fail((_("there is no file {path}: for deal {path}, write --game {path}")
                   if number == "deal" else
                   _("there is no file {path}: for the stored game {path}, write --game-id {path}"))
                  .format(path=path))
-        fail(_("cannot read {path}: {reason}").format(
-            path=path, reason=os.strerror(errno.ENOENT)))
-    except OSError as exc:
         fail(_("cannot read {path}: {reason}").format(path=path, reason=exc.strerror or exc))
     if "\0" in text:
         fail(_("cannot read {path}: it is a binary file, not text").format(path=path))

@@ -63,9 +63,6 @@ class DevilsGripApp(App[None]):
         """The player's games and settings: the door every game is opened through."""
         self.number = number
         self.deck = deck
-        self.rules: str | None = None
-        """The rules of new games: ``rules``, else those the player chose (``p``); None:
-        those of the game on screen (classic for the first)."""
         self.store_error = store_error
         self.daily = daily
         """With a day, the game starts with that day's daily deal."""
@@ -84,8 +81,10 @@ class DevilsGripApp(App[None]):
         self.guide_seen: bool = settings[table.GUIDE_SEEN]
         """The first-game guide was put away (on any screen): it is not shown again."""
         self.winnable: bool = settings["winnable"]
-        self.rules = rules if rules is not None else settings.get(RULES_KEY)
         """New single-pass games are drawn from the deals proven winnable only."""
+        self.rules: str | None = rules if rules is not None else settings.get(RULES_KEY)
+        """The rules of new games: ``rules``, else those the player chose (``p``); None:
+        those of the game on screen (classic for the first)."""
 
     # ------------------------------------------------------------ settings
     def _saved_settings(self) -> dict[str, str]:
@@ -138,9 +137,10 @@ class DevilsGripApp(App[None]):
 
     def start_daily(self, day: date) -> None:
         """The first game of this run: ``day``'s daily deal (the table picks it)."""
-        controller = self.player.start(Words(), rules=self.rules or "classic")
+        rules = self.rules or "classic"
+        controller = self.player.start(Words(), rules=rules)
         try:
-            outcome = controller.daily(day, rules=self.rules or "classic")
+            outcome = controller.daily(day, rules=rules)
         except Refusal as refusal:
             self.warning = refusal.text
             self.table = controller
