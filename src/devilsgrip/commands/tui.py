@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from devilsgrip.tui.app import DevilsGripApp
 
-    app = DevilsGripApp(store, number=args.game, deck=args.deck, rules=rules,
+    app = DevilsGripApp(store, number=args.game, deck=args.deck, rules=rules, lang=args.lang,
                         store_error=problem, daily=date.today() if args.daily else None)
     try:
         app.run()

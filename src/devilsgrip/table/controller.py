@@ -442,6 +442,11 @@ class Table:
     def game(self) -> Game:
         return self.session.game
 
+    def use_words(self, words: Words) -> None:
+        """Tell everything from now on in ``words`` (the player chose another language)."""
+        with self.lock:
+            self.words = words
+
     def snapshot(self) -> Snapshot:
         """The state now, each status worked out once."""
         session, game, words = self.session, self.session.game, self.words

@@ -18,18 +18,25 @@ from textual.app import App
 from devilsgrip import table
 from devilsgrip.catalog import has_catalog
 from devilsgrip.errors import DevilsGripError
-from devilsgrip.i18n import _, translate_error
+from devilsgrip.i18n import LANGUAGE_NAMES, _, current_language, set_language, translate_error
 from devilsgrip.table import Words
 from devilsgrip.table.controller import Outcome, Refusal, Table
 from devilsgrip.table.stored import Player, Stats, Store, StoreError
 from devilsgrip.tui.game_screen import GameScreen
-from devilsgrip.tui.screens import HistoryScreen, ResumeScreen, RulesScreen, StatsScreen
+from devilsgrip.tui.screens import (
+    HistoryScreen,
+    LanguageScreen,
+    ResumeScreen,
+    RulesScreen,
+    StatsScreen,
+)
 
 OWNER = "local"
 """The store's owner of terminal games."""
 FOUR_COLOUR_KEY = "four_colour"
 WINNABLE_KEY = "winnable"
 RULES_KEY = "rules"
+LANG_KEY = "lang"
 
 
 class DevilsGripApp(App[None]):
@@ -50,6 +57,7 @@ class DevilsGripApp(App[None]):
         number: int | None = None,
         deck: str | None = None,
         rules: str | None = None,
+        lang: str | None = None,
         store_error: StoreError | None = None,
         daily: date | None = None,
         flourish_delay: float = 0.25,
@@ -85,6 +93,10 @@ class DevilsGripApp(App[None]):
         self.rules: str | None = rules if rules is not None else settings.get(RULES_KEY)
         """The rules of new games: ``rules``, else those the player chose (``p``); None:
         those of the game on screen (classic for the first)."""
+        # the language: ``lang`` (--lang), else the one the player chose (``l``, or the
+        # page's settings: the same player), else the environment's, as the process has it
+        if lang is not None or LANG_KEY in settings:
+            set_language(lang if lang is not None else settings[LANG_KEY])
 
     # ------------------------------------------------------------ settings
     def _saved_settings(self) -> dict[str, str]:
@@ -200,6 +212,26 @@ class DevilsGripApp(App[None]):
         self.player.set_setting(RULES_KEY, rules)
         self.game_screen.say(_("Rules for new games: {rules}. They apply from the next new "
                                "game.").format(rules=table.rules_label(rules, Words())))
+
+    @on(GameScreen.ChooseLanguage)
+    def language_asked(self, message: GameScreen.ChooseLanguage) -> None:
+        self.push_screen(LanguageScreen(current_language()), self._language_chosen)
+
+    def _language_chosen(self, lang: str | None) -> None:
+        """The game speaks ``lang`` from now on, and in the runs after (the choice is kept,
+        for the page too)."""
+        screen, controller = self.game_screen, self.table
+        if lang is None or screen is None or controller is None:
+            return
+        set_language(lang)
+        self.player.set_setting(LANG_KEY, lang)
+        controller.use_words(Words())
+        self.title = _("Devil's Grip")
+        screen.relabel(table.first_steps(Words(), controller.game.rules))
+        said = _("Language: {language}.").format(language=LANGUAGE_NAMES[lang])
+        if screen.guide is not None:  # the guide's first words, which this replaces
+            said += f" {screen.guide.stock} {screen.guide.build}"
+        screen.say(said)
 
     @on(GameScreen.PlayAgain)
     def play_again(self, message: GameScreen.PlayAgain) -> None:

@@ -201,6 +201,9 @@ class GameScreen(Screen[None]):
                 tooltip=N_("your finished games, the latest first, to review one")),
         Binding("p", "choose_rules", N_("rules"), show=False,
                 tooltip=N_("the rules of new games: classic, single pass or literal")),
+        Binding("l", "choose_language", N_("language"), show=False,
+                tooltip=N_("the language of the game (English, Français, Dansk, Español, "
+                           "Magyar)")),
         Binding("c", "four_colour", N_("four colours"), show=False,
                 tooltip=N_("four-colour deck on or off")),
         Binding("m", "more_keys", N_("more"), show=False,
@@ -250,6 +253,9 @@ class GameScreen(Screen[None]):
 
     class ChooseRules(Message):
         """The rules of new games, to choose (the application keeps the setting)."""
+
+    class ChooseLanguage(Message):
+        """The language of the game, to choose (the application keeps the setting)."""
 
     class ToggleFourColour(Message):
         """The four-colour deck on or off (the application keeps the setting)."""
@@ -417,6 +423,18 @@ class GameScreen(Screen[None]):
             self.say(table.say_event(event, session.game, Words()))
         else:
             self.greet()
+
+    def relabel(self, guide: Guide | None) -> None:
+        """Say everything again in the process language, which the player has just changed
+        (``guide``: the first-game guide in it, if the guide is still shown)."""
+        if self.guide is not None:
+            self.guide = guide
+        for widget in self._places.values():
+            widget.relabel()
+        self.sync()
+        self.query_one("#info", InfoPanel).items = self.info_items()
+        self._show_keys()
+        self._fit(self.size.width, self.size.height)
 
     def greet(self) -> None:
         """The first line of a game: a problem to know about, else how to get help."""
@@ -1117,6 +1135,9 @@ class GameScreen(Screen[None]):
 
     def action_choose_rules(self) -> None:
         self.post_message(self.ChooseRules())
+
+    def action_choose_language(self) -> None:
+        self.post_message(self.ChooseLanguage())
 
     def action_help(self) -> None:
         self.open_dialog(HelpScreen(self.help_rows()))

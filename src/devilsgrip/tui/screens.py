@@ -23,7 +23,15 @@ from textual.widgets.option_list import Option
 
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.game import Status
-from devilsgrip.i18n import _, current_language, ngettext, rating_label, rules_text
+from devilsgrip.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    _,
+    current_language,
+    ngettext,
+    rating_label,
+    rules_text,
+)
 from devilsgrip.rules import PRESETS, Rules
 from devilsgrip.table import (
     HistoryEntry,
@@ -455,6 +463,37 @@ class RulesScreen(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.choices[int(str(event.option.id).removeprefix("rules-"))])
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class LanguageScreen(ModalScreen[str | None]):
+    """The language of the game, each named in its own words (as the page's settings list
+    them); dismissed with the code of the one chosen, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+
+    def __init__(self, current: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.current = current if current in LANGUAGES else LANGUAGES[0]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="language-choice", classes="dialog"):
+            yield Static(_("Language"), classes="dialog-title")
+            yield OptionList(*(Option(LANGUAGE_NAMES[code], id=f"lang-{code}")
+                               for code in LANGUAGES), id="language-list")
+            yield Packed(_("Enter: choose   Esc: back to the game").split("   "),
+                         classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = LANGUAGES.index(self.current)
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(str(event.option.id).removeprefix("lang-"))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -252,6 +252,11 @@ class PlaceWidget(Widget):
         joint = " " if self.outer_size.width == 0 or len(marks) + 1 + len(name) <= room else ""
         self.border_title = f"{marks}{joint}{name}" if marks else name
 
+    def relabel(self) -> None:
+        """Name the place again and draw it again, in the process language (just changed)."""
+        self._retitle()
+        self.refresh()
+
     def on_resize(self) -> None:
         self._retitle()
 
