@@ -454,3 +454,57 @@ def test_a_compiled_search_in_a_thread_lets_the_others_run() -> None:
     gaps.sort()
     assert len(gaps) >= seconds / 0.1, gaps[-5:]  # woken at least ten times a second
     assert gaps[len(gaps) // 2] < 0.05, gaps[len(gaps) // 2]
+
+
+@needs_compiled
+@pytest.mark.slow
+def test_a_large_table_is_rebuilt_while_the_other_threads_run() -> None:
+    """A search's table doubles now and then; its last doublings, to millions of slots,
+    took a fifth of a second each, the GIL held.  They now let it go: another thread runs
+    while the table is rebuilt, and reads it, and nothing stored is lost."""
+    compiled = importlib.import_module("devilsgrip.solver._core")
+    table = compiled.Table()
+    count = 600_000  # past the doubling to 2**21 slots (at 2**19 entries)
+    done = threading.Event()
+
+    def fill() -> None:
+        for i in range(count):
+            table[(i, i % 4096, i % 97)] = i % 50
+        done.set()
+
+    worker = threading.Thread(target=fill)
+    worker.start()
+    seen_rebuilding = 0
+    while not done.is_set():
+        if table.rebuilding:
+            seen_rebuilding += 1
+            assert table.get((0, 0, 0)) == 0  # read as it was
+        time.sleep(0)
+    worker.join()
+    assert seen_rebuilding, "no other thread ran while the table was rebuilt"
+    assert not table.rebuilding and len(table) == count
+    assert all(table[(i, i % 4096, i % 97)] == i % 50 for i in range(0, count, 997))
+
+
+@needs_compiled
+def test_what_is_stored_while_another_thread_rebuilds_the_table_is_dropped() -> None:
+    """Two searches in two threads may share a table: while one rebuilds it (the GIL let
+    go), the other reads it but stores nothing (it would store into slots being moved), and
+    a clear waits for no one: it is skipped.  A table keeps proven values only, so one that
+    forgets costs time, never a wrong answer; both searches end with the same answer."""
+    game = Game.from_position(LONG_PROOF)
+    alone = new_search(game, time_limit=None, max_nodes=200_000).run()
+    table = SharedTable(game, entries=50_000)  # cleared (and so rebuilt) again and again
+    answers: list[int] = []
+
+    def search() -> None:
+        with core.using(core.COMPILED):
+            for _ in range(3):
+                answers.append(new_search(game, time_limit=0.7, table=table).run().score)
+
+    workers = [threading.Thread(target=search) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert answers == [alone.score] * 6

@@ -96,9 +96,10 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    Slot *slots;
+    Slot *slots; /* the raw allocator's: rebuilt without the GIL */
     size_t cap;  /* a power of 2 */
     size_t len;
+    int busy;    /* being rebuilt or cleared, the GIL let go meanwhile (see table_grow) */
 } TableObject;
 
 static PyTypeObject TableType;
@@ -123,15 +124,19 @@ static inline uint64_t key_hash(u128 T, u128 B, u128 mask, long long r, int p) {
     return h;
 }
 
-static Slot *table_find(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
-    if (!t->cap) return NULL;
-    size_t i = key_hash(T, B, mask, r, p) & (t->cap - 1);
+static Slot *slot_find(Slot *slots, size_t cap, u128 T, u128 B, u128 mask, long long r,
+                       int p) {
+    size_t i = key_hash(T, B, mask, r, p) & (cap - 1);
     for (;;) {
-        Slot *s = &t->slots[i];
+        Slot *s = &slots[i];
         if (s->value < 0) return s;
         if (s->T == T && s->B == B && s->mask == mask && s->r == r && s->p == p) return s;
-        i = (i + 1) & (t->cap - 1);
+        i = (i + 1) & (cap - 1);
     }
+}
+
+static inline Slot *table_find(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
+    return t->cap ? slot_find(t->slots, t->cap, T, B, mask, r, p) : NULL;
 }
 
 static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
@@ -139,35 +144,70 @@ static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long
     return s ? s->value : -1;
 }
 
+/* A table as large as a search makes it takes a good part of a second to rebuild: the
+ * other threads of the program (a server answering moves, a screen drawing itself) run
+ * meanwhile, the GIL let go, and the table is marked busy.  Another thread may then read
+ * it (the old slots stay as they are until the new ones replace them, the GIL held), but
+ * what it would store is dropped, and a clear is skipped: a table only ever keeps proven
+ * values, and one that forgets some costs a search time, never a wrong answer. */
+#define LET_OTHERS_RUN_FROM ((size_t)1 << 16) /* slots: smaller tables are done at once */
+
+static void slots_rehash(Slot *slots, size_t cap, const Slot *old, size_t oldcap) {
+    for (size_t i = 0; i < cap; i++) slots[i].value = -1;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].value >= 0)
+            *slot_find(slots, cap, old[i].T, old[i].B, old[i].mask, old[i].r, old[i].p) = old[i];
+}
+
 static int table_grow(TableObject *t) {
     size_t cap = t->cap ? 2 * t->cap : 1024;
     Slot *old = t->slots;
     size_t oldcap = t->cap;
-    Slot *slots = PyMem_Malloc(cap * sizeof(Slot));
+    Slot *slots;
+    if (cap < LET_OTHERS_RUN_FROM) {
+        slots = PyMem_RawMalloc(cap * sizeof(Slot));
+        if (slots) slots_rehash(slots, cap, old, oldcap);
+    } else {
+        t->busy = 1;
+        Py_BEGIN_ALLOW_THREADS
+        slots = PyMem_RawMalloc(cap * sizeof(Slot));
+        if (slots) slots_rehash(slots, cap, old, oldcap);
+        Py_END_ALLOW_THREADS
+        t->busy = 0;
+    }
     if (!slots) {
         PyErr_NoMemory();
         return -1;
     }
-    for (size_t i = 0; i < cap; i++) slots[i].value = -1;
     t->slots = slots;
     t->cap = cap;
-    for (size_t i = 0; i < oldcap; i++) {
-        if (old[i].value >= 0) {
-            Slot *s = table_find(t, old[i].T, old[i].B, old[i].mask, old[i].r, old[i].p);
-            *s = old[i];
-        }
-    }
-    PyMem_Free(old);
+    PyMem_RawFree(old);
     return 0;
 }
 
+static void slots_clear(Slot *slots, size_t cap) {
+    for (size_t i = 0; i < cap; i++) slots[i].value = -1;
+}
+
 static void table_clear(TableObject *t) {
-    for (size_t i = 0; i < t->cap; i++) t->slots[i].value = -1;
+    if (t->busy) return;
+    if (t->cap < LET_OTHERS_RUN_FROM) {
+        slots_clear(t->slots, t->cap);
+    } else {
+        t->busy = 1;
+        Py_BEGIN_ALLOW_THREADS
+        slots_clear(t->slots, t->cap);
+        Py_END_ALLOW_THREADS
+        t->busy = 0;
+    }
     t->len = 0;
 }
 
+
+
 /* Set a value (the caller decides whether it replaces the old one). */
 static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p, int value) {
+    if (t->busy) return 0; /* dropped while another thread rebuilds the table */
     if (2 * (t->len + 1) > t->cap && table_grow(t) < 0) return -1;
     Slot *s = table_find(t, T, B, mask, r, p);
     if (s->value < 0) {
@@ -212,11 +252,12 @@ static PyObject *Table_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     t->slots = NULL;
     t->cap = 0;
     t->len = 0;
+    t->busy = 0;
     return (PyObject *)t;
 }
 
 static void Table_dealloc(TableObject *t) {
-    PyMem_Free(t->slots);
+    PyMem_RawFree(t->slots);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -290,6 +331,17 @@ static PyObject *Table_add(TableObject *t, PyObject *key) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Table_rebuilding(TableObject *t, void *unused) {
+    return PyBool_FromLong(t->busy);
+}
+
+static PyGetSetDef Table_getset[] = {
+    {"rebuilding", (getter)Table_rebuilding, NULL,
+     "Whether a search in another thread is rebuilding the table now (what is stored "
+     "meanwhile is dropped).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyMethodDef Table_methods[] = {
     {"get", (PyCFunction)Table_get, METH_VARARGS, "The value of a key, or the default."},
     {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Forget every entry."},
@@ -311,6 +363,7 @@ static PyTypeObject TableType = {
     .tp_new = Table_new,
     .tp_dealloc = (destructor)Table_dealloc,
     .tp_methods = Table_methods,
+    .tp_getset = Table_getset,
     .tp_as_mapping = &Table_as_mapping,
     .tp_as_sequence = &Table_as_sequence,
 };
