@@ -359,7 +359,8 @@ static PyTypeObject TableType = {
     .tp_basicsize = sizeof(TableObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A transposition table of run-mode positions: keys (grid, mask, cut[, redeals]), "
-              "values scores.",
+              "values scores.  While a search in another thread rebuilds it (rebuilding), "
+              "it is read as it was, and what is stored or cleared meanwhile is dropped.",
     .tp_new = Table_new,
     .tp_dealloc = (destructor)Table_dealloc,
     .tp_methods = Table_methods,
