@@ -159,51 +159,45 @@ static void slots_rehash(Slot *slots, size_t cap, const Slot *old, size_t oldcap
             *slot_find(slots, cap, old[i].T, old[i].B, old[i].mask, old[i].r, old[i].p) = old[i];
 }
 
-static int table_grow(TableObject *t) {
-    size_t cap = t->cap ? 2 * t->cap : 1024;
-    Slot *old = t->slots;
-    size_t oldcap = t->cap;
-    Slot *slots;
-    if (cap < LET_OTHERS_RUN_FROM) {
-        slots = PyMem_RawMalloc(cap * sizeof(Slot));
-        if (slots) slots_rehash(slots, cap, old, oldcap);
-    } else {
+/* t's slots rebuilt with cap slots (cap == t->cap: emptied in place), or NULL when memory
+ * runs out; a large table with the GIL let go, marked busy meanwhile. */
+static Slot *slots_rebuilt(TableObject *t, size_t cap) {
+    int let_go = cap >= LET_OTHERS_RUN_FROM;
+    PyThreadState *saved = NULL;
+    if (let_go) {
         t->busy = 1;
-        Py_BEGIN_ALLOW_THREADS
-        slots = PyMem_RawMalloc(cap * sizeof(Slot));
-        if (slots) slots_rehash(slots, cap, old, oldcap);
-        Py_END_ALLOW_THREADS
+        saved = PyEval_SaveThread();
+    }
+    Slot *slots = t->slots;
+    if (cap == t->cap)
+        slots_rehash(slots, cap, NULL, 0);
+    else if ((slots = PyMem_RawMalloc(cap * sizeof(Slot))) != NULL)
+        slots_rehash(slots, cap, t->slots, t->cap);
+    if (let_go) {
+        PyEval_RestoreThread(saved);
         t->busy = 0;
     }
+    return slots;
+}
+
+static int table_grow(TableObject *t) {
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    Slot *slots = slots_rebuilt(t, cap);
     if (!slots) {
         PyErr_NoMemory();
         return -1;
     }
+    PyMem_RawFree(t->slots);
     t->slots = slots;
     t->cap = cap;
-    PyMem_RawFree(old);
     return 0;
-}
-
-static void slots_clear(Slot *slots, size_t cap) {
-    for (size_t i = 0; i < cap; i++) slots[i].value = -1;
 }
 
 static void table_clear(TableObject *t) {
     if (t->busy) return;
-    if (t->cap < LET_OTHERS_RUN_FROM) {
-        slots_clear(t->slots, t->cap);
-    } else {
-        t->busy = 1;
-        Py_BEGIN_ALLOW_THREADS
-        slots_clear(t->slots, t->cap);
-        Py_END_ALLOW_THREADS
-        t->busy = 0;
-    }
+    slots_rebuilt(t, t->cap);
     t->len = 0;
 }
-
-
 
 /* Set a value (the caller decides whether it replaces the old one). */
 static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p, int value) {

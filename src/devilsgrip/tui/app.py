@@ -225,9 +225,10 @@ class DevilsGripApp(App[None]):
             return
         set_language(lang)
         self.player.set_setting(LANG_KEY, lang)
-        controller.use_words(Words())
+        words = Words()
+        controller.use_words(words)
         self.title = _("Devil's Grip")
-        screen.relabel(table.first_steps(Words(), controller.game.rules))
+        screen.relabel(table.first_steps(words, controller.game.rules))
         said = _("Language: {language}.").format(language=LANGUAGE_NAMES[lang])
         if screen.guide is not None:  # the guide's first words, which this replaces
             said += f" {screen.guide.stock} {screen.guide.build}"
