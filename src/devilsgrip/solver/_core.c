@@ -35,6 +35,7 @@ static int PREV[N_CARDS];
 static u128 LOW;            /* the low bit of each of 48 counters */
 static u128 NONBASE;        /* the low bit of each non-base card's counter */
 static u128 NONBASE_BOTH;
+static u128 BASE_LOW;       /* the low bit of each base's counter */
 
 #define TF(c) (((u128)1) << (2 * (c)))
 #define CNT(x, c) ((int)(((x) >> (2 * (c))) & 3))
@@ -907,6 +908,24 @@ static int bases_unmatched(const int *tops, const int *bots, const int *seq, int
     return fills_keep_pace(chains, nchains, times, dealt, waits, ALIGNMENT_STEPS) == 0;
 }
 
+/* Some chain (one suit of one sequence) has a copy of each of its four ranks outside the
+ * grid; out: the low bit of each card with a copy outside.  A chain's cards are c, c + 3,
+ * c + 6, c + 9 from its base c: 6, 12 and 18 bits above it. */
+static inline int any_light(u128 out) {
+    return (out & (out >> 6) & (out >> 12) & (out >> 18) & BASE_LOW) != 0;
+}
+
+/* light_bound in bounds.py (its proof in docs/solver.md): with every cell occupied and
+ * spaces filled from the talon, a space needs a light chain, and none ever comes back. */
+static int light_bound(const Rules *R, const int *seq, int n, u128 seqcount, int p) {
+    if (!any_light(nonzero(seqcount))) return count2(seqcount & (BASE_LOW * 3));
+    if (R->k != 3 || p == 1 || p == 2 || n < 2) return 0;
+    u128 left = seqcount - TF(seq[0]);
+    if (!any_light(nonzero(left))) return !LEVEL[seq[1]] + (n > 2 && !LEVEL[seq[2]]);
+    if (n > 2 && !LEVEL[seq[2]] && !any_light(nonzero(left - TF(seq[1])))) return 1;
+    return 0;
+}
+
 /* Bounds.lower_bound: the cards of seq that provably never enter.  T: the tops as
  * counters; B: the bottoms as counters (base bottoms are ignored); piles: the
  * occupied cells.  *err is set (with a Python exception) on failure. */
@@ -936,7 +955,10 @@ static int lower_bound(const Rules *R, u128 T, u128 B, int piles, const int *seq
         }
         u128 ok = (reach << 6) & NONBASE;
         int bound = count2(seqcount & ~(ok * 3)) - live;
-        if (piles == GRID_SIZE) return bound;
+        if (piles == GRID_SIZE) {
+            if (bound < best && R->fill) bound = imax(bound, light_bound(R, seq, n, seqcount, p));
+            return bound;
+        }
         return imax(bound, count_bound(R, T, B, seq, n, p, 0));
     }
     int fill = R->fill;
@@ -2027,14 +2049,14 @@ static PyObject *py_win(PyObject *self, PyObject *args) {
     return finish(s, search, rc);
 }
 
-/* lower_bound(grid, seq, p, r, best, fill, unlimited, redeals): a run grid (int) or a
- * card grid (tuple of pile codes bottom * 48 + top). */
+/* lower_bound(grid, seq, p, r, best, fill, unlimited, redeals, draw=3): a run grid (int)
+ * or a card grid (tuple of pile codes bottom * 48 + top). */
 static PyObject *py_lower_bound(PyObject *self, PyObject *args) {
     PyObject *g, *seqo;
-    int p, best, fill, unlimited;
+    int p, best, fill, unlimited, draw = 3;
     long long r, redeals;
-    if (!PyArg_ParseTuple(args, "OOiLiiiL", &g, &seqo, &p, &r, &best, &fill, &unlimited,
-                          &redeals))
+    if (!PyArg_ParseTuple(args, "OOiLiiiL|i", &g, &seqo, &p, &r, &best, &fill, &unlimited,
+                          &redeals, &draw))
         return NULL;
     u128 T = 0, B = 0;
     int piles;
@@ -2076,7 +2098,7 @@ static PyObject *py_lower_bound(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the cut is out of range");
         return NULL;
     }
-    Rules R = {fill, unlimited, redeals < 0 ? 0 : redeals, 3};
+    Rules R = {fill, unlimited, redeals < 0 ? 0 : redeals, draw};
     int err = 0;
     int lb = lower_bound(&R, T, B, piles, seq, n, seqcount, p, r, best, &err);
     if (err) return NULL;
@@ -3190,7 +3212,7 @@ static PyMethodDef core_methods[] = {
     {"beam", py_beam, METH_VARARGS,
      "beam(search, grid, cut, redeals, width): PlayoutSearch._beam (either kind of grid)."},
     {"lower_bound", py_lower_bound, METH_VARARGS,
-     "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max)."},
+     "lower_bound(grid, seq, cut, redeals, best, fill_from_talon, unlimited, redeals_max, draw=3)."},
     {"relax", py_relax, METH_VARARGS,
      "relax(talon, stock, tops, live, waiting, draw, fill_from_talon, nodes, max_nodes, "
      "deadline): Relaxation.winnable's search; (verdict, nodes)."},
@@ -3216,6 +3238,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         if (LEVEL[c]) NONBASE |= TF(c);
     }
     NONBASE_BOTH = NONBASE * 3;
+    BASE_LOW = LOW & ~NONBASE;
     init_fields();
     if (PyType_Ready(&TableType) < 0) return NULL;
     PyObject *m = PyModule_Create(&core_module);

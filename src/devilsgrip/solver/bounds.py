@@ -13,6 +13,7 @@ from typing import Final, Generic
 from devilsgrip.cards import GRID_SIZE, LEVEL_OF, N_CARDS, PREV
 from devilsgrip.rules import Rules
 from devilsgrip.solver.grids import (
+    LOW_BITS,
     NONBASE,
     NONBASE_CARDS,
     TOP_FIELD,
@@ -325,6 +326,42 @@ def _term_change(x: int, tops: list[int], bots: list[int], cnt: list[int],
         w = x + 3
 
 
+BASE_LOW: Final = LOW_BITS & ~NONBASE
+"""The low bit of the counter of each base."""
+
+
+def any_light(out: int) -> bool:
+    """Whether some chain (one suit of one sequence: eight cards) has a copy of each of its
+    four ranks outside the grid; ``out`` holds the low bit of each card with a copy outside.
+
+    A chain's cards are ``c``, ``c + 3``, ``c + 6`` and ``c + 9`` from its base ``c``.
+    """
+    return bool(out & (out >> 6) & (out >> 12) & (out >> 18) & BASE_LOW)
+
+
+def light_bound(seq: Sequence[int], seqcount: int, p: int, draw: int) -> int:
+    """Bases of ``seq`` that provably never enter, when every cell holds a pile and spaces
+    are filled from the talon: a space needs a *light* chain, and a chain that is not light
+    never becomes light again.
+
+    No light chain: no space is ever made and no base enters.  Dealing in threes with the
+    cut ``p`` neither 1 nor 2, a base second or third in ``seq`` enters only after the first
+    card (the third only after the second too): if those entries leave no chain light, it
+    never enters.  Proof: [light chains][light-chains] (docs/solver.md).
+    """
+    if not any_light(nonzero(seqcount)):
+        return count(seqcount & (BASE_LOW * 3))
+    n = len(seq)
+    if draw != 3 or p in (1, 2) or n < 2:
+        return 0
+    left = seqcount - TOP_FIELD[seq[0]]
+    if not any_light(nonzero(left)):
+        return (not LEVEL_OF[seq[1]]) + (n > 2 and not LEVEL_OF[seq[2]])
+    if n > 2 and not LEVEL_OF[seq[2]] and not any_light(nonzero(left - TOP_FIELD[seq[1]])):
+        return 1
+    return 0
+
+
 class Bounds(Generic[G]):
     """The lower bounds of one search's rules; the grids are of one kind, :data:`G`."""
 
@@ -332,6 +369,7 @@ class Bounds(Generic[G]):
         self.fill_talon = rules.fill_from_talon
         self.unlimited = rules.redeals is None
         self.redeals_max = rules.redeals
+        self.draw = rules.draw
         self._counts_cache: dict[G, tuple[list[int], list[int], list[int]]] = {}
 
     def tops_bottoms(self, g: G) -> tuple[int, int]:
@@ -382,7 +420,10 @@ class Bounds(Generic[G]):
             ok = (reach << 6) & NONBASE  # cards whose predecessor may be a top
             bound = count(seqcount & ~(ok * 3)) - live
             if self.piles(g) == GRID_SIZE:
-                return bound  # the counting bound is 0 then (:meth:`_count_bound`)
+                # the counting bound is 0 then (:meth:`_count_bound`); chains may not be
+                if bound < best and self.fill_talon:
+                    bound = max(bound, light_bound(seq, seqcount, p, self.draw))
+                return bound
             return max(bound, self._count_bound(g, seq, p, False))
         # no redeal left: the talon is a stack, entered only from its top
         bottom_lost = self.fill_talon and p > 0 and talon_bottom_lost(seq, p)

@@ -129,11 +129,12 @@ class _CompiledLowerBound:
     def use(self, rules: Rules, module: ModuleType) -> None:
         self._module = module
         self._redeals = -1 if rules.redeals is None else rules.redeals
+        self._draw = rules.draw
 
     def lower_bound(self, g: Any, seq: list[int], seqcount: int, p: int, r: int,
                     best: int) -> int:
         bound: int = self._module.lower_bound(g, seq, p, r, best, self.fill_talon,
-                                              self.unlimited, self._redeals)
+                                              self.unlimited, self._redeals, self._draw)
         return bound
 
 
