@@ -915,10 +915,9 @@ static inline int any_light(u128 out) {
     return (out & (out >> 6) & (out >> 12) & (out >> 18) & BASE_LOW) != 0;
 }
 
-/* light_bound in bounds.py (its proof in docs/solver.md): with every cell occupied and
- * spaces filled from the talon, a space needs a light chain, and none ever comes back. */
-static int light_bound(const Rules *R, const int *seq, int n, u128 seqcount, int p) {
-    if (!any_light(nonzero(seqcount))) return count2(seqcount & (BASE_LOW * 3));
+/* light_front in bounds.py (its proof in docs/solver.md): a base second or third in seq
+ * that enters only after cards whose entry leaves no chain light never enters. */
+static int light_front(const Rules *R, const int *seq, int n, u128 seqcount, int p) {
     if (R->k != 3 || p == 1 || p == 2 || n < 2) return 0;
     u128 left = seqcount - TF(seq[0]);
     if (!any_light(nonzero(left))) return !LEVEL[seq[1]] + (n > 2 && !LEVEL[seq[2]]);
@@ -937,7 +936,8 @@ static int lower_bound(const Rules *R, u128 T, u128 B, int piles, const int *seq
     int fixed = !R->unlimited && r >= R->redeals;
     if (!fixed || !p) {
         u128 pending = nonzero(seqcount);
-        int fill_source = p < n || (p > 0 && (R->fill || redeal_left(R, r)));
+        int no_space = !any_light(pending); /* no space is ever made again */
+        int fill_source = !no_space && (p < n || (p > 0 && (R->fill || redeal_left(R, r))));
         u128 reach = tops;
         int live = 0;
         for (;;) {
@@ -955,10 +955,8 @@ static int lower_bound(const Rules *R, u128 T, u128 B, int piles, const int *seq
         }
         u128 ok = (reach << 6) & NONBASE;
         int bound = count2(seqcount & ~(ok * 3)) - live;
-        if (piles == GRID_SIZE) {
-            if (bound < best && R->fill) bound = imax(bound, light_bound(R, seq, n, seqcount, p));
-            return bound;
-        }
+        if (!no_space && bound < best) bound = imax(bound, light_front(R, seq, n, seqcount, p));
+        if (piles == GRID_SIZE) return bound;
         return imax(bound, count_bound(R, T, B, seq, n, p, 0));
     }
     int fill = R->fill;

@@ -335,22 +335,21 @@ def any_light(out: int) -> bool:
     four ranks outside the grid; ``out`` holds the low bit of each card with a copy outside.
 
     A chain's cards are ``c``, ``c + 3``, ``c + 6`` and ``c + 9`` from its base ``c``.
+    A grid build can empty a cell only while some chain is light, and a chain that is not
+    light never becomes light again: when none is, no space is ever made, so no base
+    enters and no card fills a space.  Proof: [light chains][light-chains]
+    (docs/solver.md).
     """
     return bool(out & (out >> 6) & (out >> 12) & (out >> 18) & BASE_LOW)
 
 
-def light_bound(seq: Sequence[int], seqcount: int, p: int, draw: int) -> int:
-    """Bases of ``seq`` that provably never enter, when every cell holds a pile and spaces
-    are filled from the talon: a space needs a *light* chain, and a chain that is not light
-    never becomes light again.
-
-    No light chain: no space is ever made and no base enters.  Dealing in threes with the
-    cut ``p`` neither 1 nor 2, a base second or third in ``seq`` enters only after the first
-    card (the third only after the second too): if those entries leave no chain light, it
-    never enters.  Proof: [light chains][light-chains] (docs/solver.md).
+def light_front(seq: Sequence[int], seqcount: int, p: int, draw: int) -> int:
+    """Bases second or third in ``seq`` that provably never enter, while some chain is
+    light (see :func:`any_light`): dealing in threes with the cut ``p`` neither 1 nor 2,
+    such a base enters only after the first card of ``seq`` (the third only after the
+    second too); if those entries leave no chain light, no space is made after them, and
+    the base never enters.  Proof: [light chains][light-chains] (docs/solver.md).
     """
-    if not any_light(nonzero(seqcount)):
-        return count(seqcount & (BASE_LOW * 3))
     n = len(seq)
     if draw != 3 or p in (1, 2) or n < 2:
         return 0
@@ -400,8 +399,10 @@ class Bounds(Generic[G]):
         fixed = not self.unlimited and r >= (self.redeals_max or 0)
         if not fixed or not p:
             pending = nonzero(seqcount)
-            # could a space ever be filled?
-            fill_source = p < n or (p > 0 and (self.fill_talon or self._redeal_left(r)))
+            # could a space ever be filled?  Not once no chain is light: no space is made
+            no_space = not any_light(pending)
+            fill_source = not no_space and (
+                p < n or (p > 0 and (self.fill_talon or self._redeal_left(r))))
             reach = tops
             live = 0
             while True:
@@ -419,11 +420,10 @@ class Bounds(Generic[G]):
                 pending = 0
             ok = (reach << 6) & NONBASE  # cards whose predecessor may be a top
             bound = count(seqcount & ~(ok * 3)) - live
+            if not no_space and bound < best:
+                bound = max(bound, light_front(seq, seqcount, p, self.draw))
             if self.piles(g) == GRID_SIZE:
-                # the counting bound is 0 then (:meth:`_count_bound`); chains may not be
-                if bound < best and self.fill_talon:
-                    bound = max(bound, light_bound(seq, seqcount, p, self.draw))
-                return bound
+                return bound  # the counting bound is 0 then (:meth:`_count_bound`)
             return max(bound, self._count_bound(g, seq, p, False))
         # no redeal left: the talon is a stack, entered only from its top
         bottom_lost = self.fill_talon and p > 0 and talon_bottom_lost(seq, p)
