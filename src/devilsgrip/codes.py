@@ -281,6 +281,12 @@ NOT_SAVING: Final = "not-saving"
 """Games exported or imported where no game is kept."""
 RECORDS_DAMAGED: Final = "records-damaged"
 """A records file to import in which no game can be read (nothing is written)."""
+FILE_EXISTS: Final = "file-exists"
+"""Export to a file that is already there (it is never written over)."""
+FILE_UNREADABLE: Final = "file-unreadable"
+"""A records file that cannot be read: missing, a folder, too large, not UTF-8 text."""
+FILE_UNWRITABLE: Final = "file-unwritable"
+"""A records file that cannot be written (nothing is left of it)."""
 
 OWN_SENTENCE: Final = frozenset({
     NO_REDEALS_LEFT, RECORD_BAD, GAME_CHANGED, STORE_FAILED, NO_HINT, CATALOG_BAD,
@@ -290,6 +296,7 @@ OWN_SENTENCE: Final = frozenset({
     NO_SUCH_GAME, BAD_ANIMATION, BAD_LANGUAGE, PAIRING_OFF, PAIRING_WRONG, SOLVER_TIMEOUT,
     HINT_TIMEOUT, METHOD_NOT_ALLOWED, NOT_FOUND, SERVER_ERROR, BAD_HOST, CROSS_SITE,
     ORIGIN_MISSING, ORIGIN_NOT_ALLOWED, BAD_LENGTH, NOT_SAVING, RECORDS_DAMAGED,
+    FILE_EXISTS, FILE_UNREADABLE, FILE_UNWRITABLE,
 })
 """The codes not in ``i18n.ERROR_MESSAGES``: their sentence is written where they are
 raised (the web API's refusals, the site's table, the controller's own refusals, the

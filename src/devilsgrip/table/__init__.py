@@ -147,6 +147,15 @@ from devilsgrip.table.places import (
 from devilsgrip.table.places import (
     targets as targets,
 )
+from devilsgrip.table.records import (
+    export_file_name as export_file_name,
+)
+from devilsgrip.table.records import (
+    import_told as import_told,
+)
+from devilsgrip.table.records import (
+    records_path as records_path,
+)
 from devilsgrip.table.reviews import (
     REVIEW_SHARE_BEFORE_END as REVIEW_SHARE_BEFORE_END,
 )

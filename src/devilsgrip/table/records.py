@@ -27,8 +27,10 @@ refused whole, and nothing is written.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from devilsgrip import codes
@@ -44,6 +46,8 @@ FILE_PREFIX: Final = "devilsgrip-games"
 """The start of an exported file's name (the day and ``.txt`` follow)."""
 REFUSALS_TOLD: Final = 50
 """Refused records told one by one at most (the count tells the rest)."""
+FILE_MOST: Final = 16 * 1024 * 1024
+"""The largest records file read (some 20,000 games)."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,18 @@ def export_records(store: Store | None, owner: str, *, words: Words | None = Non
                                              "nothing to export"))
     records = [store.record(info.id) for info in sorted(store.games(owner=owner),
                                                         key=lambda g: g.id)]
-    day = (today or date.today()).isoformat()
-    return RecordsFile("\n".join(records), len(records), f"{FILE_PREFIX}-{day}.txt")
+    return RecordsFile("\n".join(records), len(records), export_file_name(today))
+
+
+def export_file_name(today: date | None = None, folder: Path | None = None) -> str:
+    """The name an export suggests: ``devilsgrip-games-`` and the day; with ``folder``,
+    one not taken there yet (``-2``, ``-3`` ... after the day)."""
+    stem = f"{FILE_PREFIX}-{(today or date.today()).isoformat()}"
+    name, more = f"{stem}.txt", 1
+    while folder is not None and (folder / name).exists():
+        more += 1
+        name = f"{stem}-{more}.txt"
+    return name
 
 
 def _damaged(words: Words, reason: str) -> Refusal:
@@ -132,3 +146,89 @@ def import_records(store: Store | None, owner: str, text: str, words: Words) -> 
 def refusal_line(index: int, reason: str, words: Words) -> str:
     """One refused record told: its number in the file and why."""
     return words.gettext("Record {index}: {reason}").format(index=index, reason=reason)
+
+
+def import_told(answer: ImportAnswer, words: Words) -> str:
+    """An import's answer as lines: what came in, then each record refused and why."""
+    return "\n".join([answer.said, *(refusal_line(index, reason, words)
+                                    for index, reason in answer.refused)])
+
+
+# ------------------------------------------------------------------ files on disk
+def records_path(text: str, words: Words) -> Path:
+    """The file a player typed the name of, as a whole path (``~`` for their home folder,
+    a relative name from the current folder); a blank name is refused."""
+    name = text.strip()
+    if not name:
+        raise Refusal(codes.MISSING_FIELD, sentence(words.gettext(
+            "write the name of a file")), "input")
+    return Path(name).expanduser().absolute()
+
+
+def export_to_file(store: Store | None, owner: str, path: Path, words: Words, *,
+                   today: date | None = None) -> str:
+    """Every game of ``owner`` written to a new file at ``path``; what was done, said.
+
+    A file already at ``path`` is never written over, and a write that fails leaves no
+    file behind: both are refused (``file-exists``, ``file-unwritable``).  With no game
+    to export nothing is written.
+    """
+    out = export_records(store, owner, words=words, today=today)
+    if not out.count:
+        return words.gettext("There is no game to export yet.")
+    shown = str(path)
+    try:
+        handle = path.open("x", encoding="utf-8")
+    except FileExistsError as exc:
+        raise Refusal(codes.FILE_EXISTS, sentence(words.gettext(
+            "{path} is already there; choose another name (nothing was written)").format(
+                path=shown)), "input", exc) from exc
+    except OSError as exc:
+        raise _unwritable(words, shown, exc) from exc
+    try:
+        with handle:
+            handle.write(out.text)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            path.unlink()  # no half-written file is left
+        raise _unwritable(words, shown, exc) from exc
+    return sentence(words.ngettext("{n} game exported to {path}", "{n} games exported to {path}",
+                                   out.count).format(n=out.count, path=shown))
+
+
+def _unwritable(words: Words, path: str, exc: OSError) -> Refusal:
+    return Refusal(codes.FILE_UNWRITABLE, sentence(words.gettext(
+        "cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)),
+        "input", exc)
+
+
+def import_from_file(store: Store | None, owner: str, path: Path, words: Words) -> ImportAnswer:
+    """The records of the file at ``path`` kept as ``owner``'s games (see
+    :func:`import_records`); a file that cannot be read is refused (``file-unreadable``)
+    and nothing is written."""
+    shown = str(path)
+
+    def unreadable(reason: str) -> Refusal:
+        return Refusal(codes.FILE_UNREADABLE, sentence(reason), "input")
+
+    try:
+        if path.is_dir():
+            raise unreadable(words.gettext("{path} is a folder, not a records file").format(
+                path=shown))
+        with path.open("rb") as handle:
+            data = handle.read(FILE_MOST + 1)
+    except FileNotFoundError as exc:
+        raise unreadable(words.gettext("there is no file {path}").format(path=shown)) from exc
+    except OSError as exc:
+        raise unreadable(words.gettext("cannot read {path}: {reason}").format(
+            path=shown, reason=exc.strerror or exc)) from exc
+    if len(data) > FILE_MOST:
+        raise unreadable(words.gettext(
+            "{path} is too large for a records file (more than {mb} MB)").format(
+                path=shown, mb=FILE_MOST // (1024 * 1024)))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise unreadable(words.gettext("cannot read {path}: it is not UTF-8 text").format(
+            path=shown)) from exc
+    return import_records(store, owner, text, words)

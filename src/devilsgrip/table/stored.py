@@ -31,6 +31,7 @@ from devilsgrip.store import (
 )
 from devilsgrip.table.controller import Table
 from devilsgrip.table.history import HistoryEntry, history
+from devilsgrip.table.records import ImportAnswer, export_to_file, import_from_file
 from devilsgrip.table.words import Event, Words
 
 __all__ = ["GameInfo", "Kept", "Player", "Stats", "Store", "StoreError", "WebSession",
@@ -137,6 +138,18 @@ class Player:
         if self.store is None:
             return [], 0
         return history(self.store, self.owner, words, limit=HISTORY_SHOWN)
+
+    def export_to(self, path: Path, words: Words) -> str:
+        """Every game of the player written to a new records file at ``path``; what was
+        done, said (raises :class:`~devilsgrip.table.controller.Refusal`: not saving, a
+        file already there, one that cannot be written, the store's error)."""
+        return export_to_file(self.store, self.owner, path, words)
+
+    def import_from(self, path: Path, words: Words) -> ImportAnswer:
+        """The records file at ``path`` read into the player's games (raises
+        :class:`~devilsgrip.table.controller.Refusal`: not saving, a file that cannot be
+        read or holds no record; the store's error)."""
+        return import_from_file(self.store, self.owner, path, words)
 
     def finished(self, game_id: int, words: Words) -> Table | None:
         """The controller of the player's finished game ``game_id``, to review it (None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 from textual import on
 from textual.app import App
@@ -312,7 +313,8 @@ class DevilsGripApp(App[None]):
         except DevilsGripError as exc:
             entries, total, error = [], 0, translate_error(exc)
         self.push_screen(HistoryScreen(entries, total, saving=self.store is not None,
-                                       error=error), self._history_chosen)
+                                       error=error, files=_RecordsFiles(self.player)),
+                         self._history_chosen)
 
     def _history_chosen(self, game_id: int | None) -> None:
         screen = self.game_screen
@@ -333,3 +335,29 @@ class DevilsGripApp(App[None]):
             return self.player.stats(None if rules == table.ALL_RULES else rules), None
         except DevilsGripError as exc:
             return None, translate_error(exc)
+
+
+class _RecordsFiles:
+    """The player's records files, as the game history exports and imports them."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def offered_name(self) -> str:
+        return table.export_file_name(folder=Path.cwd())
+
+    def export(self, name: str) -> str:
+        words = Words()
+        return self.player.export_to(table.records_path(name, words), words)
+
+    def import_(self, name: str) -> str:
+        words = Words()
+        answer = self.player.import_from(table.records_path(name, words), words)
+        return table.import_told(answer, words)
+
+    def history(self) -> tuple[list[table.HistoryEntry], int, str | None]:
+        try:
+            entries, total = self.player.history(Words())
+        except DevilsGripError as exc:
+            return [], 0, translate_error(exc)
+        return entries, total, None

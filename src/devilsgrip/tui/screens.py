@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -42,6 +42,7 @@ from devilsgrip.table import (
     say_error,
     status_label,
 )
+from devilsgrip.table.controller import Refusal
 from devilsgrip.table.stored import parse_time
 from devilsgrip.tui.widgets import Packed
 
@@ -499,21 +500,82 @@ class LanguageScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class RecordsFileScreen(ModalScreen[bool]):
+    """A records file named and acted on: the player's games exported to it, or it read
+    into them.  What was done, or why not, is said in the dialog (a name refused can be
+    changed and tried again); dismissed with whether it was done."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
+
+    def __init__(self, title: str, about: str, name: str,
+                 act: Callable[[str], str]) -> None:
+        """``about``: what the file is for; ``name``: the name offered; ``act``: does it,
+        with the name typed, and says what was done (raises what it refuses)."""
+        super().__init__(classes="dialog-screen")
+        self.title_text = title
+        self.about = about
+        self.name_offered = name
+        self.act = act
+        self.done = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="records-file", classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.about)
+            yield Input(value=self.name_offered, id="records-path")
+            yield Static("", id="records-said")
+            yield Packed(_("Enter: go on   Esc: back").split("   "), classes="dialog-keys",
+                         id="records-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        said = self.query_one("#records-said", Static)
+        try:
+            text = self.act(event.value)
+        except Refusal as refusal:
+            said.update(refusal.text)
+            said.set_class(True, "error")
+            return
+        except DevilsGripError as exc:
+            said.update(say_error(exc, Words()))
+            said.set_class(True, "error")
+            return
+        self.done = True
+        said.update(text)
+        said.set_class(False, "error")
+        event.input.disabled = True
+        self.query_one("#records-keys", Packed).items = (Text(_("Esc: back")),)
+
+    def action_close(self) -> None:
+        self.dismiss(self.done)
+
+
 class HistoryScreen(ModalScreen[int | None]):
     """The player's finished games, the latest first, as the page's game history lists
-    them; dismissed with the id of the game to review, or None."""
+    them; dismissed with the id of the game to review, or None.  ``e`` exports every game
+    of the player to a records file, ``i`` imports one (the page's "Export games" and
+    "Import games")."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", show=False),
+        Binding("e", "export", show=False),
+        Binding("i", "import", show=False),
+    ]
 
     def __init__(self, entries: Sequence[HistoryEntry], total: int, *, saving: bool = True,
-                 error: str | None = None) -> None:
+                 error: str | None = None, files: RecordsFiles | None = None) -> None:
         """``total``: the finished games in all (``entries`` may list fewer); ``saving``
-        False: no game is kept; ``error``: why the games could not be read."""
+        False: no game is kept; ``error``: why the games could not be read; ``files``:
+        the export and import of records files (none: not offered)."""
         super().__init__(classes="dialog-screen")
         self.entries = list(entries)
         self.total = total
         self.saving = saving
         self.error = error
+        self.files = files if saving else None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="history", classes="dialog"):
@@ -534,8 +596,10 @@ class HistoryScreen(ModalScreen[int | None]):
                                           self.total).format(shown=len(self.entries),
                                                              n=self.total))
             keys = (_("Enter: review that game   Esc: back to the game") if self.entries
-                    else _("Esc: back to the game"))
-            yield Packed(keys.split("   "), classes="dialog-keys")
+                    else _("Esc: back to the game")).split("   ")
+            if self.files is not None:
+                keys[-1:-1] = _("e: export games   i: import games").split("   ")
+            yield Packed(keys, classes="dialog-keys")
 
     @staticmethod
     def describe(entry: HistoryEntry) -> Text:
@@ -567,6 +631,43 @@ class HistoryScreen(ModalScreen[int | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_export(self) -> None:
+        if self.files is not None:
+            self.app.push_screen(RecordsFileScreen(
+                _("Export games"), _("Every game you have played, as a records file (the "
+                                     "page and devilsgrip import read it). Its name:"),
+                self.files.offered_name(), self.files.export))
+
+    def action_import(self) -> None:
+        if self.files is not None:
+            self.app.push_screen(RecordsFileScreen(
+                _("Import games"), _("A records file (one that Export games or devilsgrip "
+                                     "export wrote); each game is checked by replaying it. "
+                                     "Its name:"),
+                "", self.files.import_), self._imported)
+
+    def _imported(self, done: bool | None) -> None:
+        """After an import: the games listed again."""
+        if done and self.files is not None:
+            self.entries, self.total, self.error = self.files.history()
+            self.refresh(recompose=True)
+
+
+class RecordsFiles(Protocol):
+    """What the game history needs to export and import records files."""
+
+    def offered_name(self) -> str:
+        """The name an export offers."""
+
+    def export(self, name: str) -> str:
+        """Every game of the player written to the file ``name``; what was done, said."""
+
+    def import_(self, name: str) -> str:
+        """The file ``name`` read into the player's games; what was done, said."""
+
+    def history(self) -> tuple[list[HistoryEntry], int, str | None]:
+        """The finished games listed (as many as shown), how many in all, or why not."""
 
 
 def calendar_text(cal: DailyCalendar, chosen: date) -> Text:
