@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from pilot_waits import until
+from stored_games import given_up
 from textual.widgets import OptionList, Static
 
 from devilsgrip.game import Game
@@ -16,21 +17,14 @@ from devilsgrip.tui.game_screen import GameScreen
 from devilsgrip.tui.screens import HistoryScreen, ReviewScreen, RulesScreen
 
 
-def _given_up(number: int, moves: str) -> Game:
-    game = Game(number)
-    game.play_all_text(moves)
-    game.give_up()
-    return game
-
-
 def _texts(screen: HistoryScreen) -> str:
     return "\n".join(str(s.render()) for s in screen.query(Static))
 
 
 def test_the_history_lists_the_finished_games_and_reviews_the_one_chosen(store: Store) -> None:
-    older = store.save_game(_given_up(7, "d d"), "local", play_seconds=75.0)
-    newer = store.save_game(_given_up(12, "d"), "local")
-    store.save_game(_given_up(13, "d"), "someone-else")
+    older = store.save_game(given_up(7, "d d"), "local", play_seconds=75.0)
+    newer = store.save_game(given_up(12, "d"), "local")
+    store.save_game(given_up(13, "d"), "someone-else")
     store.new_game(Game(14), "local")  # in play: not in the history
 
     async def scenario() -> None:

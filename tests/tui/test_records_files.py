@@ -8,20 +8,13 @@ import asyncio
 from pathlib import Path
 
 from pilot_waits import until
+from stored_games import given_up
 from textual.widgets import Input, OptionList, Static
 
-from devilsgrip.game import Game
 from devilsgrip.store import Store
 from devilsgrip.table.records import export_file_name
 from devilsgrip.tui.app import DevilsGripApp
 from devilsgrip.tui.screens import HistoryScreen, RecordsFileScreen
-
-
-def _given_up(number: int, moves: str) -> Game:
-    game = Game(number)
-    game.play_all_text(moves)
-    game.give_up()
-    return game
 
 
 def _said(screen: RecordsFileScreen) -> str:
@@ -36,9 +29,9 @@ async def _type(pilot: object, screen: RecordsFileScreen, name: str) -> None:
 
 def test_the_games_go_out_to_a_file_and_come_back_in(store: Store, tmp_path: Path,
                                                       monkeypatch: object) -> None:
-    store.save_game(_given_up(7, "d d"), "local")
-    store.save_game(_given_up(12, "d"), "local")
-    store.save_game(_given_up(13, "d"), "someone-else")  # not this player's
+    store.save_game(given_up(7, "d d"), "local")
+    store.save_game(given_up(12, "d"), "local")
+    store.save_game(given_up(13, "d"), "someone-else")  # not this player's
     other = Store.open(tmp_path / "other.sqlite3")
     out = tmp_path / "mine.txt"
     taken = tmp_path / "taken.txt"

@@ -307,14 +307,10 @@ class DevilsGripApp(App[None]):
     # ------------------------------------------------------------- history
     def show_history(self) -> None:
         """The player's finished games; the one chosen is reviewed on the game screen."""
-        error = None
-        try:
-            entries, total = self.player.history(Words())
-        except DevilsGripError as exc:
-            entries, total, error = [], 0, translate_error(exc)
+        files = _RecordsFiles(self.player)
+        entries, total, error = files.history()
         self.push_screen(HistoryScreen(entries, total, saving=self.store is not None,
-                                       error=error, files=_RecordsFiles(self.player)),
-                         self._history_chosen)
+                                       error=error, files=files), self._history_chosen)
 
     def _history_chosen(self, game_id: int | None) -> None:
         screen = self.game_screen

@@ -535,12 +535,8 @@ class RecordsFileScreen(ModalScreen[bool]):
         said = self.query_one("#records-said", Static)
         try:
             text = self.act(event.value)
-        except Refusal as refusal:
-            said.update(refusal.text)
-            said.set_class(True, "error")
-            return
-        except DevilsGripError as exc:
-            said.update(say_error(exc, Words()))
+        except (Refusal, DevilsGripError) as exc:
+            said.update(exc.text if isinstance(exc, Refusal) else say_error(exc, Words()))
             said.set_class(True, "error")
             return
         self.done = True
