@@ -64,6 +64,9 @@ class CatalogBuildHook(BuildHookInterface):  # type: ignore[misc]
         os.chdir(root)  # build_ext reads the sources and the package dir from here
         try:
             command.ensure_finalized()
+            if editable:
+                # a core built from an older source must not outlive a failed build
+                Path(command.get_ext_fullpath(EXTENSION)).unlink(missing_ok=True)
             command.run()
             built = Path(command.get_ext_fullpath(EXTENSION)).resolve()
         except (CCompilerError, ExecError, PlatformError, OSError) as exc:

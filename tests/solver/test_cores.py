@@ -10,10 +10,13 @@ bound alone.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import os
 import random
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -218,6 +221,90 @@ def test_the_compiled_table_is_a_mapping_of_run_keys() -> None:
         table.get((1, 2))
     with pytest.raises(ValueError):
         table[key] = -1
+
+
+@needs_compiled
+def test_the_compiled_table_keeps_the_largest_key_fields_exactly() -> None:
+    """A slot packs the cut, the redeals done and the value into bits no key uses (48
+    bytes a slot): the largest of each is kept, and keys that differ in one field alone
+    are different keys."""
+    module = importlib.import_module("devilsgrip.solver._core")
+    table = module.Table()
+    full = (1 << 96) - 1
+    grid = full | full << 96
+    edge = (grid, full, 255, 2**32 - 2)
+    table[edge] = 254
+    neighbours = [(grid, full, 254, 2**32 - 2), (grid, full, 255, 2**32 - 3),
+                  (grid, full >> 1, 255, 2**32 - 2), (grid >> 1, full, 255, 2**32 - 2),
+                  (grid, full, 255), (grid, full, 255, 0)]
+    for value, key in enumerate(neighbours):
+        assert table.get(key) is None
+        table[key] = value
+    assert table[edge] == 254 and len(table) == 1 + len(neighbours)
+    assert [table[key] for key in neighbours] == list(range(len(neighbours)))
+
+
+@needs_compiled
+@pytest.mark.parametrize("key", [(0, 1 << 96, 0), (0, 0, 256), (0, 0, -1), (0, 0, 0, -1),
+                                 (0, 0, 0, 2**32 - 1)])
+def test_the_compiled_table_refuses_a_key_it_cannot_hold(key: tuple[int, ...]) -> None:
+    """A search never makes such a key (at most 96 cards are outside the grid); the
+    mapping says so rather than keep a wrong one."""
+    table = importlib.import_module("devilsgrip.solver._core").Table()
+    with pytest.raises(ValueError, match=r"out of range|0 or more"):
+        table[key] = 1
+    with pytest.raises(ValueError, match=r"out of range|0 or more"):
+        table.get(key)
+    with pytest.raises(ValueError, match="0 to 254"):
+        table[(0, 0, 0)] = 255
+    assert len(table) == 0
+
+
+run_keys = st.tuples(st.integers(0, 2**192 - 1), st.integers(0, 2**96 - 1),
+                     st.integers(0, 255)) | st.tuples(
+    st.integers(0, 2**192 - 1), st.integers(0, 2**96 - 1), st.integers(0, 255),
+    st.integers(0, 2**32 - 2))
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(run_keys, st.integers(0, 254)), max_size=3000),
+       st.lists(run_keys, max_size=50))
+def test_the_compiled_table_is_a_dict_of_the_keys_it_holds(
+        items: list[tuple[tuple[int, ...], int]], others: list[tuple[int, ...]]) -> None:
+    """Through its growths (from 1,024 slots), the table answers as a dict would."""
+    table = importlib.import_module("devilsgrip.solver._core").Table()
+    expected: dict[tuple[int, ...], int] = {}
+    for key, value in items:
+        table[key] = value
+        expected[key] = value
+    assert len(table) == len(expected)
+    assert all(table[key] == value for key, value in expected.items())
+    assert all(table.get(key) == expected.get(key) for key in others)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_a_search_is_freed_as_soon_as_it_is_dropped(rules: str) -> None:
+    """No reference cycle keeps a search (and its table) alive after its last use: the
+    cyclic collector, which a table's memory does not prompt, is not waited for."""
+    game = late_position(3, 20, rules)
+    gc.disable()
+    try:
+        search = new_search(game, time_limit=None, max_nodes=5_000)
+        search.run()
+        gone = weakref.ref(search)
+        del search
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
+def test_the_compiled_core_is_built_where_the_suite_runs_in_ci() -> None:
+    """CI machines have a C compiler: a core that fails to build there must fail the
+    suite, not leave the compiled core's tests skipped."""
+    if not os.environ.get("CI"):
+        pytest.skip("not in CI")
+    assert core.available(), "the compiled search core did not build"
 
 
 def test_a_core_is_chosen_by_name() -> None:

@@ -88,12 +88,35 @@ static int mask_from_int(PyObject *m, u128 *mask) {
 }
 
 /* ------------------------------------------------------------------ table */
+/* A slot holds a key (grid T and B, mask, redeals done r, cut p) and its value in 48
+ * bytes: r, p and the value go in bits that no key uses.  A mask has a bit per card
+ * outside the grid at the root of a search, 96 at most: its bits 96..127 hold r + 1 (0
+ * with unlimited redeals, where the key has no r).  B's bits 112..127 are free too (a run
+ * grid's bottoms use 96, a card grid's upper half 112): the cut in 112..119, the value + 1
+ * in 120..127 (0: an empty slot).  A key that does not fit is never stored (a table may
+ * forget, never mislead); the mapping refuses one. */
 typedef struct {
     u128 T, B, mask;
-    long long r; /* -1 with unlimited redeals (the key has no r) */
-    int p;
-    int value;   /* -1: an empty slot */
 } Slot;
+
+#define MASK_BITS 96
+#define R_SHIFT 96
+#define P_SHIFT 112
+#define V_SHIFT 120
+#define LOW_BITS(n) ((((u128)1) << (n)) - 1)
+#define VALUE_MOST 254
+
+static inline int slot_value(const Slot *s) { return (int)(s->B >> V_SHIFT) - 1; }
+
+/* The key as a slot holds it (its value 0: empty), or -1 when it does not fit. */
+static inline int key_pack(u128 B, u128 mask, long long r, int p, u128 *Bk, u128 *mk) {
+    if ((B >> P_SHIFT) || (mask >> MASK_BITS) || r < -1 || r >= 0xffffffffLL || p < 0 ||
+        p > 0xff)
+        return -1;
+    *Bk = B | ((u128)p << P_SHIFT);
+    *mk = mask | ((u128)(r + 1) << R_SHIFT);
+    return 0;
+}
 
 typedef struct {
     PyObject_HEAD
@@ -114,35 +137,43 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-static inline uint64_t key_hash(u128 T, u128 B, u128 mask, long long r, int p) {
+/* of a packed key */
+static inline uint64_t key_hash(u128 T, u128 Bk, u128 mk) {
     uint64_t h = mix64((uint64_t)T ^ 0x9E3779B97F4A7C15ULL);
     h = mix64(h ^ (uint64_t)(T >> 64));
-    h = mix64(h ^ (uint64_t)B);
-    h = mix64(h ^ (uint64_t)(B >> 64));
-    h = mix64(h ^ (uint64_t)mask);
-    h = mix64(h ^ (uint64_t)(mask >> 64));
-    h = mix64(h ^ ((uint64_t)r << 8) ^ (uint64_t)p);
+    h = mix64(h ^ (uint64_t)Bk);
+    h = mix64(h ^ (uint64_t)(Bk >> 64));
+    h = mix64(h ^ (uint64_t)mk);
+    h = mix64(h ^ (uint64_t)(mk >> 64));
     return h;
 }
 
-static Slot *slot_find(Slot *slots, size_t cap, u128 T, u128 B, u128 mask, long long r,
-                       int p) {
-    size_t i = key_hash(T, B, mask, r, p) & (cap - 1);
+/* The slot of a packed key: its own, or the empty one where it would go. */
+static Slot *slot_find(Slot *slots, size_t cap, u128 T, u128 Bk, u128 mk) {
+    size_t i = key_hash(T, Bk, mk) & (cap - 1);
     for (;;) {
         Slot *s = &slots[i];
-        if (s->value < 0) return s;
-        if (s->T == T && s->B == B && s->mask == mask && s->r == r && s->p == p) return s;
+        if (!(s->B >> V_SHIFT)) return s;
+        if (s->T == T && (s->B & LOW_BITS(V_SHIFT)) == Bk && s->mask == mk) return s;
         i = (i + 1) & (cap - 1);
     }
 }
 
-static inline Slot *table_find(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
-    return t->cap ? slot_find(t->slots, t->cap, T, B, mask, r, p) : NULL;
+static inline void table_prefetch(const TableObject *t, u128 T, u128 B, u128 mask,
+                                  long long r, int p) {
+    u128 Bk, mk;
+#if defined(__GNUC__) || defined(__clang__)
+    if (t->cap && key_pack(B, mask, r, p, &Bk, &mk) == 0)
+        __builtin_prefetch(&t->slots[key_hash(T, Bk, mk) & (t->cap - 1)]);
+#else
+    (void)t, (void)T, (void)B, (void)mask, (void)r, (void)p, (void)Bk, (void)mk;
+#endif
 }
 
 static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
-    Slot *s = table_find(t, T, B, mask, r, p);
-    return s ? s->value : -1;
+    u128 Bk, mk;
+    if (!t->cap || key_pack(B, mask, r, p, &Bk, &mk) < 0) return -1;
+    return slot_value(slot_find(t->slots, t->cap, T, Bk, mk));
 }
 
 /* A table as large as a search makes it takes a good part of a second to rebuild: the
@@ -154,10 +185,10 @@ static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long
 #define LET_OTHERS_RUN_FROM ((size_t)1 << 16) /* slots: smaller tables are done at once */
 
 static void slots_rehash(Slot *slots, size_t cap, const Slot *old, size_t oldcap) {
-    for (size_t i = 0; i < cap; i++) slots[i].value = -1;
+    memset(slots, 0, cap * sizeof(Slot));
     for (size_t i = 0; i < oldcap; i++)
-        if (old[i].value >= 0)
-            *slot_find(slots, cap, old[i].T, old[i].B, old[i].mask, old[i].r, old[i].p) = old[i];
+        if (slot_value(&old[i]) >= 0)
+            *slot_find(slots, cap, old[i].T, old[i].B & LOW_BITS(V_SHIFT), old[i].mask) = old[i];
 }
 
 /* t's slots rebuilt with cap slots (cap == t->cap: emptied in place), or NULL when memory
@@ -200,20 +231,20 @@ static void table_clear(TableObject *t) {
     t->len = 0;
 }
 
-/* Set a value (the caller decides whether it replaces the old one). */
+/* Set a value, 0..VALUE_MOST (the caller decides whether it replaces the old one); a
+ * key that does not fit is dropped. */
 static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p, int value) {
+    u128 Bk, mk;
     if (t->busy) return 0; /* dropped while another thread rebuilds the table */
+    if (value < 0 || value > VALUE_MOST || key_pack(B, mask, r, p, &Bk, &mk) < 0) return 0;
     if (2 * (t->len + 1) > t->cap && table_grow(t) < 0) return -1;
-    Slot *s = table_find(t, T, B, mask, r, p);
-    if (s->value < 0) {
+    Slot *s = slot_find(t->slots, t->cap, T, Bk, mk);
+    if (!(s->B >> V_SHIFT)) {
         t->len++;
         s->T = T;
-        s->B = B;
-        s->mask = mask;
-        s->r = r;
-        s->p = p;
+        s->mask = mk;
     }
-    s->value = value;
+    s->B = Bk | ((u128)(value + 1) << V_SHIFT);
     return 0;
 }
 
@@ -232,11 +263,21 @@ static int parse_key(PyObject *key, u128 *T, u128 *B, u128 *mask, long long *r, 
     if (mask_from_int(PyTuple_GET_ITEM(key, 1), mask) < 0) return -1;
     long pp = PyLong_AsLong(PyTuple_GET_ITEM(key, 2));
     if (pp == -1 && PyErr_Occurred()) return -1;
-    *p = (int)pp;
+    *p = pp < 0 || pp > INT_MAX ? -1 : (int)pp;
     *r = -1;
     if (PyTuple_GET_SIZE(key) == 4) {
         *r = PyLong_AsLongLong(PyTuple_GET_ITEM(key, 3));
         if (*r == -1 && PyErr_Occurred()) return -1;
+        if (*r < 0) {
+            PyErr_SetString(PyExc_ValueError, "a table key's redeals are 0 or more");
+            return -1;
+        }
+    }
+    u128 Bk, mk;
+    if (key_pack(*B, *mask, *r, *p, &Bk, &mk) < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a table key out of range (96 cards outside, cut 0..255, redeals below 2**32 - 1)");
+        return -1;
     }
     return 0;
 }
@@ -297,8 +338,8 @@ static int Table_ass_subscript(TableObject *t, PyObject *key, PyObject *value) {
     if (parse_key(key, &T, &B, &mask, &r, &p) < 0) return -1;
     long v = PyLong_AsLong(value);
     if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < 0 || v > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "a table value is a score (0 or more)");
+    if (v < 0 || v > VALUE_MOST) {
+        PyErr_SetString(PyExc_ValueError, "a table value is a score (0 to 254)");
         return -1;
     }
     return table_set(t, T, B, mask, r, p, (int)v);
@@ -1048,6 +1089,12 @@ static int lower_bound(const Rules *R, u128 T, u128 B, int piles, const int *seq
 
 /* ------------------------------------------------------------------ search */
 typedef struct {
+    u128 lo, hi, mask;
+    long long r;
+    int p;
+} OnPath; /* a card-mode position's key, on the line searched */
+
+typedef struct {
     int q, kind, a, b;
 } Move;
 
@@ -1077,7 +1124,7 @@ typedef struct {
     Child *arena;
     size_t arena_len, arena_cap;
     int order_spaces; /* children tried in the order of the spaces they leave (WinHunt) */
-    Slot onpath[MAXPATH]; /* card mode: the keys of the positions on the line searched */
+    OnPath onpath[MAXPATH]; /* card mode: the keys of the positions on the line searched */
     int olen;
 } S;
 
@@ -1473,6 +1520,19 @@ static inline void put_back(S *s, int i, int card, int o) {
     s->seqcount += TF(card);
 }
 
+/* The table is looked at for each child of a node before any is searched: their slots
+ * asked of memory first, all at once, rather than waited for one by one. */
+static void prefetch_children(const S *s, size_t base, int count, int n, u128 mask) {
+    for (int ci = 0; ci < count; ci++) {
+        const Child *ch = &s->arena[base + ci];
+        int kp;
+        long long kr;
+        key_of(s, ch->p2, ch->i >= 0 ? n - 1 : n, ch->r2, &kp, &kr);
+        table_prefetch(s->tt, ch->T, ch->B,
+                       ch->i >= 0 ? mask | ((u128)1 << s->orig[ch->i]) : mask, kr, kp);
+    }
+}
+
 #define ERR (-1)
 #define TIMEUP (-2)
 #define PHASEEND (-3)
@@ -1509,6 +1569,7 @@ static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     size_t base = s->arena_len;
     int count = dfs_children(s, T, B, r, cuts, ncuts, s->arena + base);
     s->arena_len = base + (size_t)count;
+    prefetch_children(s, base, count, n, mask);
     int result = 0;
     for (int ci = 0; ci < count; ci++) {
         Child ch = s->arena[base + ci];
@@ -1612,14 +1673,14 @@ static int win(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
 
 static inline int onpath_has(const S *s, u128 lo, u128 hi, u128 mask, long long kr, int kp) {
     for (int j = s->olen - 1; j >= 0; j--) {
-        const Slot *o = &s->onpath[j];
-        if (o->T == lo && o->B == hi && o->mask == mask && o->r == kr && o->p == kp) return 1;
+        const OnPath *o = &s->onpath[j];
+        if (o->lo == lo && o->hi == hi && o->mask == mask && o->r == kr && o->p == kp) return 1;
     }
     return 0;
 }
 
 static inline void onpath_push(S *s, u128 lo, u128 hi, u128 mask, long long kr, int kp) {
-    s->onpath[s->olen++] = (Slot){lo, hi, mask, kr, kp, 0};
+    s->onpath[s->olen++] = (OnPath){lo, hi, mask, kr, kp};
 }
 
 static int card_max_children(int ncuts) { return ncuts * (2 + 2 * GRID_SIZE) + 2 * GRID_SIZE + 1; }
@@ -1661,6 +1722,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
     size_t base = s->arena_len;
     int count = card_children(s->seq, n, s->R.fill, &g, p, r, cuts, ncuts, s->arena + base);
     s->arena_len = base + (size_t)count;
+    prefetch_children(s, base, count, n, mask);
     onpath_push(s, g.lo, g.hi, mask, kr, kp);
     int result = 0;
     for (int ci = 0; ci < count; ci++) {
@@ -1880,7 +1942,7 @@ static S *load(PyObject *search, int with_dead) {
     long long best, floor, x;
     if (load_rules(search, &s->R) < 0 || get_int_array(search, "seq", s->seq, &s->n) < 0 ||
         get_int_array(search, "orig", s->orig, &m) < 0 || check_cards(s->seq, s->n, N_CARDS) ||
-        check_cards(s->orig, m, 128))
+        check_cards(s->orig, m, MASK_BITS))
         goto fail;
     if (m != s->n) {
         PyErr_SetString(PyExc_ValueError, "seq and orig differ in length");
@@ -2464,7 +2526,7 @@ static int path_add(Paths *ps, int parent, Move mv) {
 }
 
 static uint64_t state_hash(u128 T, u128 B, const unsigned char *talon, int tlen) {
-    uint64_t h = key_hash(T, B, 0, tlen, 0);
+    uint64_t h = key_hash(T, B, (u128)tlen << 8);
     for (int i = 0; i < tlen; i++) h = (h ^ talon[i]) * 0x100000001b3ULL;
     return mix64(h);
 }

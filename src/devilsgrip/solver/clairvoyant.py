@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,18 +29,31 @@ from devilsgrip.solver.playouts import (
     run_candidates,
     run_entered,
 )
-from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, Search, SharedTable, SolveResult
+from devilsgrip.solver.search import Search, SharedTable, SolveResult
 
 
 def use_compiled(search: Search[Any], name: str, method: Any) -> None:
-    """Let ``method`` (the compiled core's) stand for the search's method ``name``, unless
-    the search's class overrides that method (a subclass then keeps its own)."""
+    """Let ``method`` (the compiled core's, bound to ``search``) stand for the search's
+    method ``name``, unless the search's class overrides that method (a subclass then
+    keeps its own).
+
+    The search holds it through a weak reference to itself: a bound method kept on its
+    own instance would be a reference cycle, and the search (with a table of hundreds of
+    megabytes) would then live on until the cyclic garbage collector ran, which the
+    table's memory does not prompt.
+    """
     for cls in type(search).__mro__:
         if name in vars(cls):
             if cls.__module__ not in _PURE_MODULES:
                 return
             break
-    setattr(search, name, method)
+    function = method.__func__
+    owner = weakref.ref(search)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return function(owner(), *args, **kwargs)
+
+    setattr(search, name, call)
 
 
 _PURE_MODULES = frozenset({"devilsgrip.solver.search", "devilsgrip.solver.playouts",
@@ -215,7 +229,7 @@ def solve(
     *,
     time_limit: float | None = 10.0,
     max_nodes: int | None = None,
-    tt_entries: int = DEFAULT_TT_ENTRIES,
+    tt_entries: int | None = None,
     incumbent: Sequence[Move] | None = None,
     table: SharedTable | None = None,
     playouts: bool = True,

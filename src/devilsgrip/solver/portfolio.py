@@ -21,7 +21,7 @@ from typing import Any, Final, Generic, TypeVar
 from devilsgrip.game import Game
 from devilsgrip.solver import clairvoyant as core
 from devilsgrip.solver.limits import check_time_limit
-from devilsgrip.solver.search import DEFAULT_TT_ENTRIES, SolveResult
+from devilsgrip.solver.search import SolveResult
 from devilsgrip.solver.winnable import (
     LOST,
     UNKNOWN,
@@ -46,7 +46,7 @@ def solve(
     *,
     time_limit: float | None = 10.0,
     max_nodes: int | None = None,
-    tt_entries: int = DEFAULT_TT_ENTRIES,
+    tt_entries: int | None = None,
 ) -> SolveResult:
     """The best final score from ``game``'s position with its proven bound; ``game`` is unchanged.
 

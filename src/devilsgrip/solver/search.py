@@ -23,7 +23,14 @@ from devilsgrip.solver.limits import PhaseEnd, TimeUp
 from devilsgrip.solver.moves import Child, Cut, G, MacroMove, reachable_cuts
 
 DEFAULT_TT_ENTRIES: Final = 2_000_000
-"""Transposition-table bound: about 200 bytes an entry, well under 2 GiB."""
+"""The pure-Python core's transposition table at most: a dict, about 200 bytes an entry,
+well under 2 GiB (cleared when full)."""
+COMPILED_TT_ENTRIES: Final = 3_000_000
+"""The compiled core's table at most (cleared when full): 48 bytes a slot, at most three
+quarters full, so 192 MiB when full (it grows as it fills).  A proof that no line wins
+near the move that lost a win can need ten million entries and more; a table that
+large held a review's searches to a gigabyte each and proved one review more in 19
+(docs/changelog.md, 6 December 2026), so the default stays small."""
 FIRST_BUDGET: Final = 20_000
 """Nodes of the first exhaustive turn; each turn after doubles it."""
 ROLLOUTS: Final = 3000
@@ -62,6 +69,14 @@ class Table(Protocol):
     def clear(self) -> None: ...
 
 
+def table_entries(entries: int | None = None) -> int:
+    """``entries``, or the running core's default table size (:data:`COMPILED_TT_ENTRIES`
+    or :data:`DEFAULT_TT_ENTRIES`) when None."""
+    if entries is not None:
+        return entries
+    return COMPILED_TT_ENTRIES if core.compiled() is not None else DEFAULT_TT_ENTRIES
+
+
 def new_table(rules: Rules) -> Table:
     """An empty transposition table for searches under ``rules``: the compiled core's
     where it runs, else a dict."""
@@ -86,11 +101,11 @@ class SharedTable:
     share one (``run`` mode: no line comes back to a position).
     """
 
-    def __init__(self, game: Game, entries: int = DEFAULT_TT_ENTRIES) -> None:
+    def __init__(self, game: Game, entries: int | None = None) -> None:
         self.seq: tuple[int, ...] = (*game.talon, *reversed(game.stock))
         self.rules = game.rules
         self.entries: Table = new_table(self.rules)
-        self.max_entries = entries
+        self.max_entries = table_entries(entries)
 
     def identify(self, seq: Sequence[int]) -> tuple[list[int], int] | None:
         """The index in this table's sequence of each card of ``seq`` and the mask of
@@ -168,7 +183,7 @@ class Search(Generic[G]):
         *,
         time_limit: float | None = 10.0,
         max_nodes: int | None = None,
-        tt_entries: int = DEFAULT_TT_ENTRIES,
+        tt_entries: int | None = None,
         rollouts: int = ROLLOUTS,
         table: SharedTable | None = None,
         playouts: bool = True,
@@ -190,7 +205,7 @@ class Search(Generic[G]):
         self.time_limit = time_limit
         self.max_nodes = max_nodes
         self.tt: Table = new_table(rules)
-        self.tt_entries = tt_entries
+        self.tt_entries = table_entries(tt_entries)
         self.mask0 = 0
         """The cards missing from ``seq`` at the root, a bit per card's index in ``orig``'s
         numbering (none but with a shared table)."""
