@@ -161,12 +161,12 @@ static Slot *slot_find(Slot *slots, size_t cap, u128 T, u128 Bk, u128 mk) {
 
 static inline void table_prefetch(const TableObject *t, u128 T, u128 B, u128 mask,
                                   long long r, int p) {
-    u128 Bk, mk;
 #if defined(__GNUC__) || defined(__clang__)
+    u128 Bk, mk;
     if (t->cap && key_pack(B, mask, r, p, &Bk, &mk) == 0)
         __builtin_prefetch(&t->slots[key_hash(T, Bk, mk) & (t->cap - 1)]);
 #else
-    (void)t, (void)T, (void)B, (void)mask, (void)r, (void)p, (void)Bk, (void)mk;
+    (void)t, (void)T, (void)B, (void)mask, (void)r, (void)p; /* no prefetch to ask for */
 #endif
 }
 
@@ -237,7 +237,7 @@ static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int
     u128 Bk, mk;
     if (t->busy) return 0; /* dropped while another thread rebuilds the table */
     if (value < 0 || value > VALUE_MOST || key_pack(B, mask, r, p, &Bk, &mk) < 0) return 0;
-    if (2 * (t->len + 1) > t->cap && table_grow(t) < 0) return -1;
+    if (4 * (t->len + 1) > 3 * t->cap && table_grow(t) < 0) return -1; /* 3/4 full at most */
     Slot *s = slot_find(t->slots, t->cap, T, Bk, mk);
     if (!(s->B >> V_SHIFT)) {
         t->len++;
