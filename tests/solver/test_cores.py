@@ -131,6 +131,28 @@ def test_the_win_searches_do_the_same_work(seed: int, outside: int, rules: str, 
 
 
 @needs_compiled
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**positions, budget=st.integers(1, 20_000), entries=st.integers(4, 3_000))
+def test_a_table_smaller_than_the_search_keeps_the_same_positions(
+        seed: int, outside: int, rules: str, steps: int, split: bool, budget: int,
+        entries: int) -> None:
+    """A table cleared (and grown) again and again while the positions below a node are
+    searched: the compiled core stores each value where it last found its position's
+    key, and must then keep exactly the positions and values the pure core keeps."""
+    game = walked(seed, outside, rules, steps, split)
+
+    def work() -> tuple[tuple[Any, ...], Any]:
+        search = new_search(game, time_limit=None, max_nodes=budget, tt_entries=entries)
+        result = search.run()
+        return (result.score, result.proven, result.bound, result.nodes), search.tt
+
+    (pure, pure_table), (compiled, compiled_table) = both(work)
+    assert pure == compiled, game.position()
+    assert len(compiled_table) == len(pure_table), game.position()
+    assert all(compiled_table[key] == value for key, value in pure_table.items())
+
+
+@needs_compiled
 @pytest.mark.parametrize("rules", PRESETS)
 @pytest.mark.parametrize("number", [401, 402])
 def test_whole_deals_do_the_same_work(number: int, rules: str) -> None:

@@ -124,6 +124,7 @@ typedef struct {
     size_t cap;  /* a power of 2 */
     size_t len;
     int busy;    /* being rebuilt or cleared, the GIL let go meanwhile (see table_grow) */
+    size_t gen;  /* how many times the slots were rebuilt (a Hint holds until then) */
 } TableObject;
 
 static PyTypeObject TableType;
@@ -148,15 +149,38 @@ static inline uint64_t key_hash(u128 T, u128 Bk, u128 mk) {
     return h;
 }
 
-/* The slot of a packed key: its own, or the empty one where it would go. */
-static Slot *slot_find(Slot *slots, size_t cap, u128 T, u128 Bk, u128 mk) {
-    size_t i = key_hash(T, Bk, mk) & (cap - 1);
+/* The slot of a packed key, looked for from slots[i] on: its own, or the empty one where
+ * it would go. */
+static inline Slot *slot_walk(Slot *slots, size_t cap, size_t i, u128 T, u128 Bk, u128 mk) {
     for (;;) {
         Slot *s = &slots[i];
         if (!(s->B >> V_SHIFT)) return s;
         if (s->T == T && (s->B & LOW_BITS(V_SHIFT)) == Bk && s->mask == mk) return s;
         i = (i + 1) & (cap - 1);
     }
+}
+
+static Slot *slot_find(Slot *slots, size_t cap, u128 T, u128 Bk, u128 mk) {
+    return slot_walk(slots, cap, key_hash(T, Bk, mk) & (cap - 1), T, Bk, mk);
+}
+
+/* Where a key was last found in a table: its slot, or the empty one where it would go.
+ * Until the slots are rebuilt (grown or cleared) nothing leaves them, so the key's place
+ * can only have moved further along the full slots after that one: a search that comes
+ * back to the key (to store its value once its moves are searched) walks on from there,
+ * instead of from the key's hash, a part of the table long gone from the cache by then. */
+typedef struct {
+    Slot *slot;
+    size_t gen;
+} Hint;
+
+static const Hint NO_HINT = {NULL, 0};
+
+/* The slot of a packed key, from the hint when it still holds. */
+static inline Slot *slot_hinted(const TableObject *t, Hint hint, u128 T, u128 Bk, u128 mk) {
+    if (hint.slot && hint.gen == t->gen)
+        return slot_walk(t->slots, t->cap, (size_t)(hint.slot - t->slots), T, Bk, mk);
+    return slot_find(t->slots, t->cap, T, Bk, mk);
 }
 
 static inline void table_prefetch(const TableObject *t, u128 T, u128 B, u128 mask,
@@ -170,10 +194,23 @@ static inline void table_prefetch(const TableObject *t, u128 T, u128 B, u128 mas
 #endif
 }
 
-static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
+/* A key's value in the table (-1: none), its place kept in *hint: looked for from the
+ * hint given there when it holds. */
+static inline int table_get_at(TableObject *t, Hint *hint, u128 T, u128 B, u128 mask,
+                               long long r, int p) {
     u128 Bk, mk;
-    if (!t->cap || key_pack(B, mask, r, p, &Bk, &mk) < 0) return -1;
-    return slot_value(slot_find(t->slots, t->cap, T, Bk, mk));
+    if (!t->cap || key_pack(B, mask, r, p, &Bk, &mk) < 0) {
+        *hint = NO_HINT;
+        return -1;
+    }
+    Slot *slot = slot_hinted(t, *hint, T, Bk, mk);
+    *hint = (Hint){slot, t->gen};
+    return slot_value(slot);
+}
+
+static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p) {
+    Hint hint = NO_HINT;
+    return table_get_at(t, &hint, T, B, mask, r, p);
 }
 
 /* A table as large as a search makes it takes a good part of a second to rebuild: the
@@ -209,6 +246,7 @@ static Slot *slots_rebuilt(TableObject *t, size_t cap) {
         PyEval_RestoreThread(saved);
         t->busy = 0;
     }
+    t->gen++; /* with the lock held: a hint of the slots before is now told apart */
     return slots;
 }
 
@@ -231,14 +269,15 @@ static void table_clear(TableObject *t) {
     t->len = 0;
 }
 
-/* Set a value, 0..VALUE_MOST (the caller decides whether it replaces the old one); a
- * key that does not fit is dropped. */
-static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p, int value) {
+/* Set a value, 0..VALUE_MOST (the caller decides whether it replaces the old one), the
+ * key looked for from the hint when it holds; a key that does not fit is dropped. */
+static int table_set_at(TableObject *t, Hint hint, u128 T, u128 B, u128 mask, long long r,
+                        int p, int value) {
     u128 Bk, mk;
     if (t->busy) return 0; /* dropped while another thread rebuilds the table */
     if (value < 0 || value > VALUE_MOST || key_pack(B, mask, r, p, &Bk, &mk) < 0) return 0;
     if (4 * (t->len + 1) > 3 * t->cap && table_grow(t) < 0) return -1; /* 3/4 full at most */
-    Slot *s = slot_find(t->slots, t->cap, T, Bk, mk);
+    Slot *s = slot_hinted(t, hint, T, Bk, mk);
     if (!(s->B >> V_SHIFT)) {
         t->len++;
         s->T = T;
@@ -246,6 +285,10 @@ static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int
     }
     s->B = Bk | ((u128)(value + 1) << V_SHIFT);
     return 0;
+}
+
+static int table_set(TableObject *t, u128 T, u128 B, u128 mask, long long r, int p, int value) {
+    return table_set_at(t, NO_HINT, T, B, mask, r, p, value);
 }
 
 static int card_grid_key(PyObject *tuple, u128 *lo, u128 *hi);
@@ -1493,13 +1536,17 @@ static inline void key_of(const S *s, int p, int n, long long r, int *kp, long l
     }
 }
 
-static int store(S *s, u128 T, u128 B, u128 mask, long long kr, int kp, int value) {
+/* Keep a position's value (unless a greater one is kept), the key looked for from where
+ * the hint says it was. */
+static int store_at(S *s, Hint hint, u128 T, u128 B, u128 mask, long long kr, int kp,
+                    int value) {
     TableObject *tt = s->tt;
     if ((long long)tt->len >= s->tt_entries) table_clear(tt);
-    int old = table_get(tt, T, B, mask, kr, kp);
-    if (old < 0 || value > old) return table_set(tt, T, B, mask, kr, kp, value);
+    int old = table_get_at(tt, &hint, T, B, mask, kr, kp);
+    if (old < 0 || value > old) return table_set_at(tt, hint, T, B, mask, kr, kp, value);
     return 0;
 }
+
 
 static inline int take(S *s, int i) {
     int card = s->seq[i];
@@ -1540,7 +1587,7 @@ static void prefetch_children(const S *s, size_t base, int count, int n, u128 ma
 static inline int piles_of(u128 T) { return count2(T); }
 
 /* Search._dfs: the value of a position, or ERR, TIMEUP, PHASEEND. */
-static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
+static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask, Hint hint) {
     int err = 0;
     s->nodes++;
     if (((s->nodes & (CLOCK_EVERY - 1)) == 0 && now_past(s, &err)) ||
@@ -1554,12 +1601,12 @@ static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     int kp;
     long long kr;
     key_of(s, p, n, r, &kp, &kr);
-    int known = table_get(s->tt, T, B, mask, kr, kp);
+    int known = table_get_at(s->tt, &hint, T, B, mask, kr, kp);
     if (known >= 0 && known >= s->best) return known;
     int lb = lower_bound(&s->R, T, B, piles_of(T), s->seq, n, s->seqcount, p, r, s->best, &err);
     if (err) return ERR;
     if (lb >= s->best) {
-        if (store(s, T, B, mask, kr, kp, lb) < 0) return ERR;
+        if (store_at(s, hint, T, B, mask, kr, kp, lb) < 0) return ERR;
         return lb;
     }
     int value = n;
@@ -1576,6 +1623,7 @@ static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
         int i = ch.i;
         int n2 = i >= 0 ? n - 1 : n;
         long long nodes = s->nodes + 1;
+        Hint child = NO_HINT;
         if (n2 >= s->best && (nodes & (CLOCK_EVERY - 1)) &&
             (s->max_nodes < 0 || nodes <= s->max_nodes) &&
             (s->node_cap < 0 || nodes <= s->node_cap)) {
@@ -1583,7 +1631,7 @@ static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
             long long kr2;
             key_of(s, ch.p2, n2, ch.r2, &kp2, &kr2);
             u128 mask2 = i >= 0 ? mask | ((u128)1 << s->orig[i]) : mask;
-            int k2 = table_get(s->tt, ch.T, ch.B, mask2, kr2, kp2);
+            int k2 = table_get_at(s->tt, &child, ch.T, ch.B, mask2, kr2, kp2);
             if (k2 >= 0 && k2 >= s->best) {
                 s->nodes = nodes;
                 if (k2 < value) value = k2;
@@ -1593,7 +1641,7 @@ static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
         int card = s->seq[i];
         int o = take(s, i);
         s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, -1};
-        int v = dfs(s, ch.T, ch.B, ch.p2, ch.r2, mask | ((u128)1 << o));
+        int v = dfs(s, ch.T, ch.B, ch.p2, ch.r2, mask | ((u128)1 << o), child);
         s->plen--;
         put_back(s, i, card, o);
         if (v < 0) {
@@ -1605,7 +1653,7 @@ static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     }
     s->arena_len = base;
     if (result < 0) return result;
-    if (store(s, T, B, mask, kr, kp, value) < 0) return ERR;
+    if (store_at(s, hint, T, B, mask, kr, kp, value) < 0) return ERR;
     return value;
 }
 
@@ -1643,9 +1691,10 @@ static int win(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     int kp;
     long long kr;
     key_of(s, p, n, r, &kp, &kr);
-    if (table_get(s->dead, T, B, mask, kr, kp) >= 0) return 0;
+    Hint hint = NO_HINT;
+    if (table_get_at(s->dead, &hint, T, B, mask, kr, kp) >= 0) return 0;
     if ((long long)s->dead->len >= s->dead_entries) table_clear(s->dead);
-    if (table_set(s->dead, T, B, mask, kr, kp, 0) < 0) return ERR;
+    if (table_set_at(s->dead, hint, T, B, mask, kr, kp, 0) < 0) return ERR;
     int lb = lower_bound(&s->R, T, B, piles_of(T), s->seq, n, s->seqcount, p, r, s->best, &err);
     if (err) return ERR;
     if (lb >= 1) return 0;
@@ -1686,7 +1735,7 @@ static inline void onpath_push(S *s, u128 lo, u128 hi, u128 mask, long long kr, 
 static int card_max_children(int ncuts) { return ncuts * (2 + 2 * GRID_SIZE) + 2 * GRID_SIZE + 1; }
 
 /* Search._dfs of a card-mode search (CYCLES: a line may come back to a position). */
-static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
+static int card_dfs(S *s, CG g, int p, long long r, u128 mask, Hint hint) {
     int err = 0;
     s->nodes++;
     if (((s->nodes & (CLOCK_EVERY - 1)) == 0 && now_past(s, &err)) ||
@@ -1700,7 +1749,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
     int kp;
     long long kr;
     key_of(s, p, n, r, &kp, &kr);
-    int known = table_get(s->tt, g.lo, g.hi, mask, kr, kp);
+    int known = table_get_at(s->tt, &hint, g.lo, g.hi, mask, kr, kp);
     if (known >= 0 && known >= s->best) return known;
     if (onpath_has(s, g.lo, g.hi, mask, kr, kp)) return s->best;
     Piles P;
@@ -1708,7 +1757,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
     int lb = lower_bound(&s->R, P.T, P.B, P.piles, s->seq, n, s->seqcount, p, r, s->best, &err);
     if (err) return ERR;
     if (lb >= s->best) {
-        if (store(s, g.lo, g.hi, mask, kr, kp, lb) < 0) return ERR;
+        if (store_at(s, hint, g.lo, g.hi, mask, kr, kp, lb) < 0) return ERR;
         return lb;
     }
     if (s->plen >= MAXPATH - 1 || s->olen >= MAXPATH - 1) {
@@ -1730,6 +1779,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
         int i = ch.i;
         int n2 = i >= 0 ? n - 1 : n;
         long long nodes = s->nodes + 1;
+        Hint child = NO_HINT;
         if (n2 >= s->best && (nodes & (CLOCK_EVERY - 1)) &&
             (s->max_nodes < 0 || nodes <= s->max_nodes) &&
             (s->node_cap < 0 || nodes <= s->node_cap)) {
@@ -1737,7 +1787,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
             long long kr2;
             key_of(s, ch.p2, n2, ch.r2, &kp2, &kr2);
             u128 mask2 = i >= 0 ? mask | ((u128)1 << s->orig[i]) : mask;
-            int k2 = table_get(s->tt, ch.T, ch.B, mask2, kr2, kp2);
+            int k2 = table_get_at(s->tt, &child, ch.T, ch.B, mask2, kr2, kp2);
             if (k2 >= 0 && k2 >= s->best) {
                 s->nodes = nodes;
                 if (k2 < value) value = k2;
@@ -1752,7 +1802,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
             mask2 = mask | ((u128)1 << o);
         }
         s->path[s->plen++] = (Move){ch.q, ch.kind, ch.a, ch.b};
-        int v = card_dfs(s, (CG){ch.T, ch.B}, ch.p2, ch.r2, mask2);
+        int v = card_dfs(s, (CG){ch.T, ch.B}, ch.p2, ch.r2, mask2, child);
         s->plen--;
         if (i >= 0) put_back(s, i, card, o);
         if (v < 0) {
@@ -1765,7 +1815,7 @@ static int card_dfs(S *s, CG g, int p, long long r, u128 mask) {
     s->olen--;
     s->arena_len = base;
     if (result < 0) return result;
-    if (store(s, g.lo, g.hi, mask, kr, kp, value) < 0) return ERR;
+    if (store_at(s, hint, g.lo, g.hi, mask, kr, kp, value) < 0) return ERR;
     return value;
 }
 
@@ -1788,9 +1838,10 @@ static int card_win(S *s, CG g, int p, long long r, u128 mask) {
     int kp;
     long long kr;
     key_of(s, p, n, r, &kp, &kr);
-    if (table_get(s->dead, g.lo, g.hi, mask, kr, kp) >= 0) return 0;
+    Hint hint = NO_HINT;
+    if (table_get_at(s->dead, &hint, g.lo, g.hi, mask, kr, kp) >= 0) return 0;
     if ((long long)s->dead->len >= s->dead_entries) table_clear(s->dead);
-    if (table_set(s->dead, g.lo, g.hi, mask, kr, kp, 0) < 0) return ERR;
+    if (table_set_at(s->dead, hint, g.lo, g.hi, mask, kr, kp, 0) < 0) return ERR;
     Piles P;
     cg_piles(&g, &P);
     int lb = lower_bound(&s->R, P.T, P.B, P.piles, s->seq, n, s->seqcount, p, r, s->best, &err);
@@ -2076,7 +2127,7 @@ static PyObject *py_dfs(PyObject *self, PyObject *args) {
         return NULL;
     }
     s->order_spaces = order == 1;
-    int rc = card ? card_dfs(s, (CG){T, B}, p, r, mask) : dfs(s, T, B, p, r, mask);
+    int rc = card ? card_dfs(s, (CG){T, B}, p, r, mask, NO_HINT) : dfs(s, T, B, p, r, mask, NO_HINT);
     return finish(s, search, rc);
 }
 
