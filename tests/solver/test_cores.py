@@ -40,7 +40,7 @@ from devilsgrip.solver.rollouts import (
     rollout_scores,
     table_of,
 )
-from devilsgrip.solver.search import SharedTable
+from devilsgrip.solver.search import SharedTable, shed
 from devilsgrip.solver.winnable import Relaxation, prove_winnable
 from devilsgrip.solver.wins import can_win
 
@@ -303,6 +303,38 @@ def test_the_compiled_table_is_a_dict_of_the_keys_it_holds(
     assert len(table) == len(expected)
     assert all(table[key] == value for key, value in expected.items())
     assert all(table.get(key) == expected.get(key) for key in others)
+
+
+masks = st.builds(lambda bits, shift: bits >> shift, st.integers(0, 2**96 - 1),
+                  st.integers(0, 96))
+
+
+@needs_compiled
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**192 - 1), masks, st.integers(0, 255),
+                          st.integers(0, 254)), max_size=3000))
+def test_a_full_table_keeps_the_positions_nearest_the_root(
+        items: list[tuple[int, int, int, int]]) -> None:
+    """A full table (through its growths, from 1,024 slots) keeps the positions with the
+    fewest cards taken, as many as half its entries allow, whole depths, in both cores."""
+    table = importlib.import_module("devilsgrip.solver._core").Table()
+    expected: dict[tuple[int, ...], int] = {}
+    for grid, mask, cut, value in items:
+        table[(grid, mask, cut)] = value
+        expected[(grid, mask, cut)] = value
+    before = dict(expected)
+    shed(expected)
+    table.shed()
+    assert len(table) == len(expected) <= len(before) // 2
+    assert all(table[key] == value for key, value in expected.items())
+    kept = {key[1].bit_count() for key in expected}
+    dropped = {key[1].bit_count() for key in before if key not in expected}
+    assert not kept or not dropped or max(kept) < min(dropped)
+    if dropped:  # the next depth would have made it more than half
+        nearest = min(dropped)
+        assert len(expected) + sum(1 for key in before if key[1].bit_count() == nearest) > \
+            len(before) // 2
+    assert all(before[key] == value for key, value in expected.items())
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -269,6 +269,45 @@ static void table_clear(TableObject *t) {
     t->len = 0;
 }
 
+/* How many cards a slot's position has taken out of the root's sequence. */
+static inline int slot_taken(const Slot *s) { return pop128(s->mask & LOW_BITS(MASK_BITS)); }
+
+/* A full table keeps the positions nearest the root, those with the fewest cards taken
+ * (whose searches were the longest), as many of them as half its entries allow with every
+ * position of a depth kept or none, and forgets the others (search.shed, the same in the
+ * pure-Python core).  A large table is sifted with the GIL let go, as it is rebuilt. */
+static void table_shed(TableObject *t) {
+    if (t->busy) return;
+    int let_go = t->cap >= LET_OTHERS_RUN_FROM;
+    PyThreadState *saved = NULL;
+    if (let_go) {
+        t->busy = 1;
+        saved = PyEval_SaveThread();
+    }
+    Slot *slots = t->slots;
+    size_t count[MASK_BITS + 1] = {0};
+    for (size_t i = 0; i < t->cap; i++)
+        if (slot_value(&slots[i]) >= 0) count[slot_taken(&slots[i])]++;
+    size_t kept = 0;
+    int most = -1;
+    while (most < MASK_BITS && kept + count[most + 1] <= t->len / 2) kept += count[++most];
+    Slot *keep = kept ? PyMem_RawMalloc(kept * sizeof(Slot)) : NULL;
+    if (!keep) kept = 0; /* no memory for them: all forgotten (a table may forget) */
+    size_t j = 0;
+    for (size_t i = 0; i < t->cap && j < kept; i++)
+        if (slot_value(&slots[i]) >= 0 && slot_taken(&slots[i]) <= most) keep[j++] = slots[i];
+    memset(slots, 0, t->cap * sizeof(Slot));
+    for (j = 0; j < kept; j++)
+        *slot_find(slots, t->cap, keep[j].T, keep[j].B & LOW_BITS(V_SHIFT), keep[j].mask) = keep[j];
+    PyMem_RawFree(keep);
+    if (let_go) {
+        PyEval_RestoreThread(saved);
+        t->busy = 0;
+    }
+    t->len = kept;
+    t->gen++;
+}
+
 /* Set a value, 0..VALUE_MOST (the caller decides whether it replaces the old one), the
  * key looked for from the hint when it holds; a key that does not fit is dropped. */
 static int table_set_at(TableObject *t, Hint hint, u128 T, u128 B, u128 mask, long long r,
@@ -401,6 +440,12 @@ static PyObject *Table_clear(TableObject *t, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Table_shed(TableObject *t, PyObject *unused) {
+    (void)unused;
+    table_shed(t);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Table_add(TableObject *t, PyObject *key) {
     u128 T, B, mask;
     long long r;
@@ -424,6 +469,8 @@ static PyGetSetDef Table_getset[] = {
 static PyMethodDef Table_methods[] = {
     {"get", (PyCFunction)Table_get, METH_VARARGS, "The value of a key, or the default."},
     {"clear", (PyCFunction)Table_clear, METH_NOARGS, "Forget every entry."},
+    {"shed", (PyCFunction)Table_shed, METH_NOARGS,
+     "Keep the entries nearest the root (fewest cards taken), half at most."},
     {"add", (PyCFunction)Table_add, METH_O, "Add a key (as a set does)."},
     {NULL, NULL, 0, NULL},
 };
@@ -1541,7 +1588,7 @@ static inline void key_of(const S *s, int p, int n, long long r, int *kp, long l
 static int store_at(S *s, Hint hint, u128 T, u128 B, u128 mask, long long kr, int kp,
                     int value) {
     TableObject *tt = s->tt;
-    if ((long long)tt->len >= s->tt_entries) table_clear(tt);
+    if ((long long)tt->len >= s->tt_entries) table_shed(tt);
     int old = table_get_at(tt, &hint, T, B, mask, kr, kp);
     if (old < 0 || value > old) return table_set_at(tt, hint, T, B, mask, kr, kp, value);
     return 0;

@@ -10,9 +10,10 @@ search. How it models the game and why that is sound:
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, Protocol
+from typing import Any, ClassVar, Final, Generic, Protocol, cast
 
 from devilsgrip.game import Game, Move
 from devilsgrip.rules import Rules
@@ -24,11 +25,11 @@ from devilsgrip.solver.moves import Child, Cut, G, MacroMove, reachable_cuts
 
 DEFAULT_TT_ENTRIES: Final = 2_000_000
 """The pure-Python core's transposition table at most: a dict, about 200 bytes an entry,
-well under 2 GiB (cleared when full)."""
+well under 2 GiB (:func:`shed` when full)."""
 COMPILED_TT_ENTRIES: Final = 3_000_000
-"""The compiled core's table at most (cleared when full): 48 bytes a slot, at most three
-quarters full, so 192 MiB when full (it grows as it fills).  A proof that no line wins
-near the move that lost a win can need ten million entries and more; a table that
+"""The compiled core's table at most (:func:`shed` when full): 48 bytes a slot, at most
+three quarters full, so 192 MiB when full (it grows as it fills).  A proof that no line
+wins near the move that lost a win can need ten million entries and more; a table that
 large held a review's searches to a gigabyte each and proved one review more in 19
 (docs/changelog.md, 6 December 2026), so the default stays small."""
 FIRST_BUDGET: Final = 20_000
@@ -75,6 +76,27 @@ def table_entries(entries: int | None = None) -> int:
     if entries is not None:
         return entries
     return COMPILED_TT_ENTRIES if core.compiled() is not None else DEFAULT_TT_ENTRIES
+
+
+def shed(table: Table) -> None:
+    """What a full table keeps: the positions nearest the root, those with the fewest
+    cards taken out of the root's sequence (the bits of a key's mask), whose searches
+    were the longest; as many as half its entries allow, every position of a depth kept
+    or none.  The others are forgotten (a table may forget, never mislead).  The
+    compiled core's table does the same itself."""
+    if not isinstance(table, dict):
+        cast(Any, table).shed()
+        return
+    depths = Counter(key[1].bit_count() for key in table)
+    kept, most = 0, -1
+    for depth in sorted(depths):
+        if kept + depths[depth] > len(table) // 2:
+            break
+        kept += depths[depth]
+        most = depth
+    keep = {key: value for key, value in table.items() if key[1].bit_count() <= most}
+    table.clear()
+    table.update(keep)
 
 
 def new_table(rules: Rules) -> Table:
@@ -425,7 +447,7 @@ class Search(Generic[G]):
     def _store(self, key: TableKey, value: int) -> None:
         tt = self.tt
         if len(tt) >= self.tt_entries:
-            tt.clear()
+            shed(tt)
         old = tt.get(key)
         if old is None or value > old:
             tt[key] = value
