@@ -607,6 +607,10 @@ def test_a_whole_deal_won_by_taps_on_a_phone(open_page: Callable[..., Page]) -> 
             src, dst = move.split("-")
             tap(cell(src))
             tap(cell(dst))
+        # the move's taps are answered when the page counts it (a busy machine may take
+        # longer than the pause of settled() to handle them; a lost tap never is)
+        page.wait_for_function("n => document.getElementById('moves').textContent === n",
+                               arg=str(k + 1))
         settled(page)
         if k % 40 == 0:
             assert get(page, "/api/game")["view"]["moves"] == k + 1, move
