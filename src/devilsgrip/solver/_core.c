@@ -221,32 +221,43 @@ static inline int table_get(TableObject *t, u128 T, u128 B, u128 mask, long long
  * values, and one that forgets some costs a search time, never a wrong answer. */
 #define LET_OTHERS_RUN_FROM ((size_t)1 << 16) /* slots: smaller tables are done at once */
 
+/* A full slot put where its key goes among slots. */
+static inline void slot_put(Slot *slots, size_t cap, const Slot *s) {
+    *slot_find(slots, cap, s->T, s->B & LOW_BITS(V_SHIFT), s->mask) = *s;
+}
+
 static void slots_rehash(Slot *slots, size_t cap, const Slot *old, size_t oldcap) {
     memset(slots, 0, cap * sizeof(Slot));
     for (size_t i = 0; i < oldcap; i++)
-        if (slot_value(&old[i]) >= 0)
-            *slot_find(slots, cap, old[i].T, old[i].B & LOW_BITS(V_SHIFT), old[i].mask) = old[i];
+        if (slot_value(&old[i]) >= 0) slot_put(slots, cap, &old[i]);
+}
+
+/* The start of a rebuild of t's slots (cap of them after it): a large table is rebuilt
+ * with the GIL let go, marked busy meanwhile; the thread state to give rebuild_end. */
+static PyThreadState *rebuild_begin(TableObject *t, size_t cap) {
+    if (cap < LET_OTHERS_RUN_FROM) return NULL;
+    t->busy = 1;
+    return PyEval_SaveThread();
+}
+
+static void rebuild_end(TableObject *t, PyThreadState *saved) {
+    if (saved) {
+        PyEval_RestoreThread(saved);
+        t->busy = 0;
+    }
+    t->gen++; /* with the lock held: a hint of the slots before is now told apart */
 }
 
 /* t's slots rebuilt with cap slots (cap == t->cap: emptied in place), or NULL when memory
- * runs out; a large table with the GIL let go, marked busy meanwhile. */
+ * runs out. */
 static Slot *slots_rebuilt(TableObject *t, size_t cap) {
-    int let_go = cap >= LET_OTHERS_RUN_FROM;
-    PyThreadState *saved = NULL;
-    if (let_go) {
-        t->busy = 1;
-        saved = PyEval_SaveThread();
-    }
+    PyThreadState *saved = rebuild_begin(t, cap);
     Slot *slots = t->slots;
     if (cap == t->cap)
         slots_rehash(slots, cap, NULL, 0);
     else if ((slots = PyMem_RawMalloc(cap * sizeof(Slot))) != NULL)
         slots_rehash(slots, cap, t->slots, t->cap);
-    if (let_go) {
-        PyEval_RestoreThread(saved);
-        t->busy = 0;
-    }
-    t->gen++; /* with the lock held: a hint of the slots before is now told apart */
+    rebuild_end(t, saved);
     return slots;
 }
 
@@ -278,12 +289,7 @@ static inline int slot_taken(const Slot *s) { return pop128(s->mask & LOW_BITS(M
  * pure-Python core).  A large table is sifted with the GIL let go, as it is rebuilt. */
 static void table_shed(TableObject *t) {
     if (t->busy) return;
-    int let_go = t->cap >= LET_OTHERS_RUN_FROM;
-    PyThreadState *saved = NULL;
-    if (let_go) {
-        t->busy = 1;
-        saved = PyEval_SaveThread();
-    }
+    PyThreadState *saved = rebuild_begin(t, t->cap);
     Slot *slots = t->slots;
     size_t count[MASK_BITS + 1] = {0};
     for (size_t i = 0; i < t->cap; i++)
@@ -296,16 +302,10 @@ static void table_shed(TableObject *t) {
     size_t j = 0;
     for (size_t i = 0; i < t->cap && j < kept; i++)
         if (slot_value(&slots[i]) >= 0 && slot_taken(&slots[i]) <= most) keep[j++] = slots[i];
-    memset(slots, 0, t->cap * sizeof(Slot));
-    for (j = 0; j < kept; j++)
-        *slot_find(slots, t->cap, keep[j].T, keep[j].B & LOW_BITS(V_SHIFT), keep[j].mask) = keep[j];
+    slots_rehash(slots, t->cap, keep, kept);
     PyMem_RawFree(keep);
-    if (let_go) {
-        PyEval_RestoreThread(saved);
-        t->busy = 0;
-    }
+    rebuild_end(t, saved);
     t->len = kept;
-    t->gen++;
 }
 
 /* Set a value, 0..VALUE_MOST (the caller decides whether it replaces the old one), the
@@ -1593,7 +1593,6 @@ static int store_at(S *s, Hint hint, u128 T, u128 B, u128 mask, long long kr, in
     if (old < 0 || value > old) return table_set_at(tt, hint, T, B, mask, kr, kp, value);
     return 0;
 }
-
 
 static inline int take(S *s, int i) {
     int card = s->seq[i];
