@@ -41,7 +41,7 @@ from devilsgrip.solver.rollouts import (
     table_of,
 )
 from devilsgrip.solver.search import SharedTable, shed
-from devilsgrip.solver.winnable import Relaxation, prove_winnable
+from devilsgrip.solver.winnable import Relaxation, new_win_search, prove_winnable
 from devilsgrip.solver.wins import can_win
 
 needs_compiled = pytest.mark.skipif(
@@ -150,6 +150,28 @@ def test_a_table_smaller_than_the_search_keeps_the_same_positions(
     assert pure == compiled, game.position()
     assert len(compiled_table) == len(pure_table), game.position()
     assert all(compiled_table[key] == value for key, value in pure_table.items())
+
+
+@needs_compiled
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(1, 10**6),
+       rules=st.sampled_from(["single-pass", "literal", "single-pass,draw=1"]),
+       budget=st.integers(1, 3_000), entries=st.integers(4, 300))
+def test_a_win_search_with_few_dead_entries_keeps_the_same_positions(
+        number: int, rules: str, budget: int, entries: int) -> None:
+    """The win search's positions proven lost, kept in far fewer entries than it proves
+    (whole deals: later positions are mostly lost at once): a full set keeps those
+    nearest the root, and both cores keep the same ones."""
+    game = Game(number, rules=rules)
+
+    def work() -> tuple[tuple[Any, ...], Any]:
+        search = new_win_search(game, time_limit=None, max_nodes=budget, dead_entries=entries)
+        return (search.prove(), search.nodes), search.dead
+
+    (pure, pure_dead), (compiled, compiled_dead) = both(work)
+    assert pure == compiled, number
+    assert len(compiled_dead) == len(pure_dead) <= entries, number
+    assert all(compiled_dead.get(key) == 0 for key in pure_dead)
 
 
 @needs_compiled

@@ -1739,7 +1739,7 @@ static int win(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     key_of(s, p, n, r, &kp, &kr);
     Hint hint = NO_HINT;
     if (table_get_at(s->dead, &hint, T, B, mask, kr, kp) >= 0) return 0;
-    if ((long long)s->dead->len >= s->dead_entries) table_clear(s->dead);
+    if ((long long)s->dead->len >= s->dead_entries) table_shed(s->dead);
     if (table_set_at(s->dead, hint, T, B, mask, kr, kp, 0) < 0) return ERR;
     int lb = lower_bound(&s->R, T, B, piles_of(T), s->seq, n, s->seqcount, p, r, s->best, &err);
     if (err) return ERR;
@@ -1886,7 +1886,7 @@ static int card_win(S *s, CG g, int p, long long r, u128 mask) {
     key_of(s, p, n, r, &kp, &kr);
     Hint hint = NO_HINT;
     if (table_get_at(s->dead, &hint, g.lo, g.hi, mask, kr, kp) >= 0) return 0;
-    if ((long long)s->dead->len >= s->dead_entries) table_clear(s->dead);
+    if ((long long)s->dead->len >= s->dead_entries) table_shed(s->dead);
     if (table_set_at(s->dead, hint, g.lo, g.hi, mask, kr, kp, 0) < 0) return ERR;
     Piles P;
     cg_piles(&g, &P);

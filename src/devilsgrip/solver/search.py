@@ -78,13 +78,14 @@ def table_entries(entries: int | None = None) -> int:
     return COMPILED_TT_ENTRIES if core.compiled() is not None else DEFAULT_TT_ENTRIES
 
 
-def shed(table: Table) -> None:
+def shed(table: Table | set[TableKey]) -> None:
     """What a full table keeps: the positions nearest the root, those with the fewest
     cards taken out of the root's sequence (the bits of a key's mask), whose searches
     were the longest; as many as half its entries allow, every position of a depth kept
     or none.  The others are forgotten (a table may forget, never mislead).  The
-    compiled core's table does the same itself."""
-    if not isinstance(table, dict):
+    compiled core's table does the same itself; a set (the win search's positions
+    proven lost) is kept the same way."""
+    if not isinstance(table, dict | set):
         cast(Any, table).shed()
         return
     depths = Counter(key[1].bit_count() for key in table)
@@ -94,6 +95,9 @@ def shed(table: Table) -> None:
             break
         kept += depths[depth]
         most = depth
+    if isinstance(table, set):
+        table.intersection_update({key for key in table if key[1].bit_count() <= most})
+        return
     keep = {key: value for key, value in table.items() if key[1].bit_count() <= most}
     table.clear()
     table.update(keep)

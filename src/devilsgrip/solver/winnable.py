@@ -22,7 +22,7 @@ from devilsgrip.solver.grids import TOP_FIELD, CardGrid, RunGrid
 from devilsgrip.solver.limits import TimeUp
 from devilsgrip.solver.lines import realize
 from devilsgrip.solver.moves import Cut, G
-from devilsgrip.solver.search import NOTHING_TAKEN, Search
+from devilsgrip.solver.search import NOTHING_TAKEN, Search, shed
 
 WON: Final = "won"
 LOST: Final = "lost"
@@ -38,7 +38,8 @@ DEAD_ENTRIES: Final = 8_000_000
 """Positions proven lost that the exact search keeps (about 250 bytes each in the pure core,
 2 GB at most; 64-byte slots, two to four an entry, in the compiled core's table).  The
 compiled core, at about a million nodes a second, keeps about a third of its nodes: on
-the open single-pass deals the table fills after 20 to 25 million nodes and starts again."""
+the open single-pass deals the table fills after 20 to 25 million nodes, and then keeps
+the positions nearest the root (:func:`~devilsgrip.solver.search.shed`)."""
 
 # loss certificate reasons
 BASE_ON_TALON: Final = "base-on-talon"
@@ -369,7 +370,7 @@ class WinSearch(Search[G], Generic[G]):
     def _lost(self, key: Any) -> None:
         dead = self.dead
         if len(dead) >= self.dead_entries:
-            dead.clear()
+            shed(dead)  # the positions nearest the root stay proven lost
         dead.add(key)
 
 
