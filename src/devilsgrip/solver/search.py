@@ -95,12 +95,13 @@ def shed(table: Table | set[TableKey]) -> None:
             break
         kept += depths[depth]
         most = depth
+    # the keys to forget, listed (a list costs far less than a copy of what is kept)
+    dropped = [key for key in table if key[1].bit_count() > most]
     if isinstance(table, set):
-        table.intersection_update({key for key in table if key[1].bit_count() <= most})
+        table.difference_update(dropped)
         return
-    keep = {key: value for key, value in table.items() if key[1].bit_count() <= most}
-    table.clear()
-    table.update(keep)
+    for key in dropped:
+        del table[key]
 
 
 def new_table(rules: Rules) -> Table:
