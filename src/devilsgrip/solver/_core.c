@@ -1632,6 +1632,16 @@ static void prefetch_children(const S *s, size_t base, int count, int n, u128 ma
 
 static inline int piles_of(u128 T) { return count2(T); }
 
+/* WinSearch._lost: claim a position for the positions proven lost (every position is
+ * expanded once, so it is claimed on arrival); 1 when it was there already, 0 when claimed
+ * now, ERR.  A full table keeps those nearest the root. */
+static int claim_lost(S *s, u128 T, u128 B, u128 mask, long long kr, int kp) {
+    Hint hint = NO_HINT;
+    if (table_get_at(s->dead, &hint, T, B, mask, kr, kp) >= 0) return 1;
+    if ((long long)s->dead->len >= s->dead_entries) table_shed(s->dead);
+    return table_set_at(s->dead, hint, T, B, mask, kr, kp, 0) < 0 ? ERR : 0;
+}
+
 /* Search._dfs: the value of a position, or ERR, TIMEUP, PHASEEND. */
 static int dfs(S *s, u128 T, u128 B, int p, long long r, u128 mask, Hint hint) {
     int err = 0;
@@ -1737,10 +1747,8 @@ static int win(S *s, u128 T, u128 B, int p, long long r, u128 mask) {
     int kp;
     long long kr;
     key_of(s, p, n, r, &kp, &kr);
-    Hint hint = NO_HINT;
-    if (table_get_at(s->dead, &hint, T, B, mask, kr, kp) >= 0) return 0;
-    if ((long long)s->dead->len >= s->dead_entries) table_shed(s->dead);
-    if (table_set_at(s->dead, hint, T, B, mask, kr, kp, 0) < 0) return ERR;
+    int seen = claim_lost(s, T, B, mask, kr, kp);
+    if (seen) return seen < 0 ? ERR : 0;
     int lb = lower_bound(&s->R, T, B, piles_of(T), s->seq, n, s->seqcount, p, r, s->best, &err);
     if (err) return ERR;
     if (lb >= 1) return 0;
@@ -1884,10 +1892,8 @@ static int card_win(S *s, CG g, int p, long long r, u128 mask) {
     int kp;
     long long kr;
     key_of(s, p, n, r, &kp, &kr);
-    Hint hint = NO_HINT;
-    if (table_get_at(s->dead, &hint, g.lo, g.hi, mask, kr, kp) >= 0) return 0;
-    if ((long long)s->dead->len >= s->dead_entries) table_shed(s->dead);
-    if (table_set_at(s->dead, hint, g.lo, g.hi, mask, kr, kp, 0) < 0) return ERR;
+    int seen = claim_lost(s, g.lo, g.hi, mask, kr, kp);
+    if (seen) return seen < 0 ? ERR : 0;
     Piles P;
     cg_piles(&g, &P);
     int lb = lower_bound(&s->R, P.T, P.B, P.piles, s->seq, n, s->seqcount, p, r, s->best, &err);

@@ -36,7 +36,7 @@ default, as on the deals measured it ended few branches the lower bound had not
 and cost more time than it saved."""
 DEAD_ENTRIES: Final = 8_000_000
 """Positions proven lost that the exact search keeps (about 250 bytes each in the pure core,
-2 GB at most; 64-byte slots, two to four an entry, in the compiled core's table).  The
+2 GB at most; 48-byte slots, at most three quarters full, in the compiled core's table).  The
 compiled core, at about a million nodes a second, keeps about a third of its nodes: on
 the open single-pass deals the table fills after 20 to 25 million nodes, and then keeps
 the positions nearest the root (:func:`~devilsgrip.solver.search.shed`)."""
