@@ -187,6 +187,14 @@ def test_a_new_player_sees_the_guide_and_the_first_tap_on_the_stock_deals_and_pu
     assert orders == ["2 → 5 → 8 → J", "3 → 6 → 9 → Q", "4 → 7 → 10 → K"]
     for (_, row), first in zip(boxes["rows"], boxes["firsts"], strict=True):
         assert row["top"] < first["bottom"] + (first["bottom"] - first["top"]) * 1.5
+    if not touch:
+        # a wide screen has room right of the grid: each order stands beside its row, across
+        # the row's middle, over no card, and inside the window
+        for (_, row), first in zip(boxes["rows"], boxes["firsts"], strict=True):
+            assert not [c for c in boxes["cells"] if overlaps(row, c)], row
+            assert row["top"] < (first["top"] + first["bottom"]) / 2 < row["bottom"], row
+            assert row["right"] <= width, row
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     # the note points at the stock and covers neither the stock nor a cell, all of it shown
     assert not overlaps(boxes["note"], boxes["stock"])
     assert not [c for c in boxes["cells"] if overlaps(boxes["note"], c)]

@@ -72,14 +72,31 @@ export function layoutGuide() {
     if (note.scrollHeight <= note.clientHeight) break;
     note.classList.add(level);
   }
-  // each order below its row's cards where the cells leave room (a phone held upright),
-  // else across their lower half
-  box.querySelectorAll(".guide-row").forEach((el, row) => {
+  // each order beside its row where the board leaves room right of the grid (a wide
+  // screen), else below its row's cards where the cells leave room (a phone held
+  // upright), else across their lower half: on the cards only where nothing else fits
+  const rows = [...box.querySelectorAll(".guide-row")];
+  rows.forEach((el) => el.classList.remove("beside"));
+  // the room right of the grid, to the window's edge (the board is as wide as the grid)
+  const side = document.documentElement.clientWidth - board.left - grid.right - 2 * pad;
+  const besides = rows.length > 0 && rows.every((el) => {
+    el.classList.add("beside");
+    return el.offsetWidth <= side;
+  });
+  rows.forEach((el, row) => {
+    el.classList.toggle("beside", besides);
     const first = at(cellEls[row * 8].querySelector("img"));
     const last = at(cellEls[row * 8 + 7].querySelector("img"));
-    const room = at(cellEls[row * 8]).bottom - first.bottom;
-    const high = el.offsetHeight || 24;
-    const middle = room > high + 8 ? first.bottom + room / 2 : first.top + first.height * 0.62;
-    Object.assign(el.style, { left: (first.left + last.right) / 2 + "px", top: middle + "px" });
+    let left = (first.left + last.right) / 2;
+    let middle;
+    if (besides) {
+      left = grid.right + pad + el.offsetWidth / 2;
+      middle = first.top + first.height / 2;
+    } else {
+      const room = at(cellEls[row * 8]).bottom - first.bottom;
+      const high = el.offsetHeight || 24;
+      middle = room > high + 8 ? first.bottom + room / 2 : first.top + first.height * 0.62;
+    }
+    Object.assign(el.style, { left: left + "px", top: middle + "px" });
   });
 }
