@@ -1,7 +1,7 @@
 """Review benchmark: seconds per review and the share of values proven, per preset.
 
     .venv/bin/python benchmarks/review.py [--rules classic] [--first 1] [--last 50]
-        [--player greedy|honest|both] [--time-limit 10] [--move-time 0.1] [-v]
+        [--player greedy|honest|both] [--time-limit 10] [--move-time 0.1] [--memory MIB] [-v]
 
 Each deal of the range is played by the greedy player, the honest player, or
 both (the honest player with ``--move-time`` seconds a move, to keep the
@@ -31,6 +31,7 @@ from reference import reference_seconds
 from devilsgrip.game import Game
 from devilsgrip.review import review_game
 from devilsgrip.solver import play_game
+from devilsgrip.solver.search import entries_within
 
 
 def processor_seconds() -> float:
@@ -49,9 +50,13 @@ def main() -> None:
     parser.add_argument("--player", choices=("greedy", "honest", "both"), default="both")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--move-time", type=float, default=0.1)
+    parser.add_argument("--memory", type=int, default=None,
+                        help="MiB for each review's table (and its win search's); default "
+                             "the core's own")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     reference = reference_seconds()
+    entries = None if args.memory is None else entries_within(args.memory)
     print(f"baseline (benchmarks/reference.py): {reference * 1000:.1f} ms")
     players = ("greedy", "honest") if args.player == "both" else (args.player,)
     for player in players:
@@ -62,7 +67,7 @@ def main() -> None:
         for number in range(args.first, args.last + 1):
             game = play_game(Game(number, rules=args.rules), player, time_limit=args.move_time)
             start, used = time.perf_counter(), processor_seconds()
-            review = review_game(game, time_limit=args.time_limit)
+            review = review_game(game, time_limit=args.time_limit, table_entries=entries)
             took = time.perf_counter() - start
             cpu = processor_seconds() - used
             seconds.append(took)

@@ -180,12 +180,16 @@ def review_game(
     progress: Progress | None = None,
     sketch: Sketch | None = None,
     seed: int = 0,
+    table_entries: int | None = None,
 ) -> Review:
     """Review ``game`` (its move stack from its start) within ``time_limit`` seconds.
 
     ``judge``: also tell for each costly move whether the player could have seen
     it (the honest player's verdict, from the view the player had).  ``progress`` hears
     how far the review is, ``sketch`` the values found so far (the first results).
+    ``table_entries``: the positions the table its searches share may hold, and so may
+    the win search's beside it (the running core's default when None; see
+    :func:`~devilsgrip.solver.search.entries_within`).
     """
     check_time_limit(time_limit)
     began = time.monotonic()
@@ -207,7 +211,7 @@ def review_game(
     points: list[_Point | None] = [None] * total
     # every solve of the review shares one table: what one position's search proved
     # holds in every other position of the game (``run`` mode; see SharedTable)
-    table = SharedTable(spots[0])
+    table = SharedTable(spots[0], table_entries)
     last = spots[n]
     if last.is_won() or last.is_over():
         points[n] = _Point(last.score, True, [])  # nothing can change the end any more
@@ -283,13 +287,13 @@ def review_game(
         # (a process beside that fails answers that it found nothing; the review does
         # not wait for it past its searches)
         beside = Beside(_boundary_beside, spots[0], list(played), lost_end,
-                        search_until - BESIDE_GRACE)
+                        search_until - BESIDE_GRACE, table_entries)
         if not beside.started:  # one core, or no process to be had
             beside = None
             if no_redeal_left(last):
                 take(_win_boundary(spots, played, lost_end,
                                    (search_until - began) * WIN_SHARE,
-                                   past_open_deal=False))
+                                   past_open_deal=False, table_entries=table_entries))
 
     def take_if_done() -> None:
         """What the win search beside found, when it is done."""
@@ -444,7 +448,7 @@ NO_BOUNDARY: Final = _Boundary(-1, None, None)
 
 def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int | None,
                   budget: float, *, past_open_deal: bool,
-                  deal_share: float = 0.5) -> _Boundary:
+                  deal_share: float = 0.5, table_entries: int | None = None) -> _Boundary:
     """Halve, with the win search (:func:`~devilsgrip.solver.wins.can_win`), between the
     latest position known won and the earliest known lost, within ``budget`` seconds
     (``lost_end``: the end of a game over with cards out, known lost).
@@ -454,12 +458,13 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
     ``deal_share`` of the time: most one-pass deals cannot be won at all, and a deal that
     can is the hardest position of its game to win.  ``past_open_deal``: go on halving when the
     deal is left open (a win found later shows the deal could be won too).  The searches
-    share one table where the rules let them.
+    share one table where the rules let them, of ``table_entries`` positions (the
+    running core's default when None).
     """
     until = time.monotonic() + budget
     n = len(played)
     total = n + 1
-    table = SharedTable(spots[0]) if shares_table(spots[0].rules) else None
+    table = SharedTable(spots[0], table_entries) if shares_table(spots[0].rules) else None
     won, line = -1, None
     lost = total if lost_end is None else lost_end
     tried: dict[int, float] = {}  # the positions the win search left open: its time
@@ -502,7 +507,7 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
 
 
 def _boundary_beside(start: Game, played: list[Move], lost_end: int | None,
-                     until: float) -> _Boundary:
+                     until: float, table_entries: int | None = None) -> _Boundary:
     """:func:`_win_boundary` in the process beside the review, from the game's ``start``
     and its moves (handed over in a few kilobytes: the positions themselves are many
     times more, and the review would wait while the process starts to take them in),
@@ -511,7 +516,7 @@ def _boundary_beside(start: Game, played: list[Move], lost_end: int | None,
     gets two thirds of it."""
     spots = _walk(start, played)
     return _win_boundary(spots, played, lost_end, until - time.monotonic(),
-                         past_open_deal=True, deal_share=2 / 3)
+                         past_open_deal=True, deal_share=2 / 3, table_entries=table_entries)
 
 
 def _so_far(points: Sequence[_Point | None]) -> list[tuple[int, bool] | None]:

@@ -73,9 +73,13 @@ def _cases() -> Iterator[list[str]]:
         yield ["export", "--game-id", value]
         yield ["review", "--game-id", value]
         yield ["play", "--port", value]
+        yield ["solve", "--game", "1", "--memory", value]
+        yield ["review", "--last", "--memory", value]
         for option in ("--jobs", "--max-nodes", "--seed", "--chunk-size"):
             yield ["analyze", "--games", "1-3", "--out", "{tmp}/x.sqlite", option, value]
     yield ["export", "--game-id", "0"]
+    yield ["solve", "--game", "1", "--memory", "15"]
+    yield ["review", "--last", "--memory", str(2**20 + 1)]
     yield ["play", "--port", "70000"]
     for option in ("--jobs", "--max-nodes", "--chunk-size"):
         yield ["analyze", "--games", "1-3", "--out", "{tmp}/x.sqlite", option, "0"]

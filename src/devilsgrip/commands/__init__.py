@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
-from devilsgrip.cli_support import fail, file_path, game_number, language
+from devilsgrip.cli_support import fail, file_path, game_number, language, whole_number
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
 
@@ -17,6 +17,22 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
     """``--lang``: an unknown language is refused (exit status 2)."""
     parser.add_argument("--lang", metavar="LANG", type=language,
                         help=_("language: en, fr, da, es or hu"))
+
+
+MEMORY_MOST: Final = 1 << 20
+"""``--memory`` at most, in MiB (a terabyte)."""
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """``--memory MiB``: how much memory the search's table of positions may take (its
+    entries: :func:`devilsgrip.solver.search.entries_within`); None keeps the core's
+    default."""
+    parser.add_argument(
+        "--memory", type=whole_number("--memory", 16, MEMORY_MOST), metavar="MIB",
+        help=_("memory for the search's table of the positions it has settled, in MiB "
+               "(default: 192 with the compiled core); a hard position settles sooner "
+               "with more"))
+
 
 
 def add_game_options(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from devilsgrip import codes, records
 from devilsgrip.cli_support import fail, seconds, whole_number
-from devilsgrip.commands import add_game_options, db_path, read_record
+from devilsgrip.commands import add_game_options, add_memory_option, db_path, read_record
 from devilsgrip.errors import DevilsGripError
 from devilsgrip.i18n import _
 
@@ -38,6 +38,7 @@ def register(sub: Any) -> None:
                        help=_("a stored game, by its id"))
     p.add_argument("--time-limit", type=seconds("--time-limit"), default=10.0,
                    metavar="SECONDS", help=_("time for the whole review in seconds (default 10)"))
+    add_memory_option(p)
     p.add_argument("--json", action="store_true", help=_("print the review as JSON"))
     p.set_defaults(func=run)
 
@@ -138,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
         game = records.read_record(read_record(args.record, "stored"))
         try:
             review = _with_progress(args, lambda progress: table.review_record(
-                game, time_limit=args.time_limit, progress=progress))
+                game, time_limit=args.time_limit, progress=progress,
+                memory=args.memory))
         except DevilsGripError as exc:
             if exc.code != codes.GAME_LIVE:
                 raise
@@ -159,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
                 fail(_("game {game_id} is still being played: only a finished game is "
                        "reviewed").format(game_id=game_id))
             review = _with_progress(args, lambda progress: controller.review(
-                time_limit=args.time_limit, progress=progress))  # a kept review is read back
+                time_limit=args.time_limit, progress=progress,
+                memory=args.memory))  # a kept review is read back
             game = controller.game
     if args.json:
         print(json.dumps(review.to_dict()))

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from devilsgrip.cli_support import fail, seconds
-from devilsgrip.commands import add_game_options, make_game
+from devilsgrip.commands import add_game_options, add_memory_option, make_game
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
 from devilsgrip.notation import format_moves
@@ -25,6 +25,7 @@ def register(sub: Any) -> None:
                    help=_("moves to play first, separated by spaces or commas"))
     p.add_argument("--time-limit", type=seconds("--time-limit"), default=10.0, metavar="SECONDS",
                    help=_("stop searching after this many seconds (default 10)"))
+    add_memory_option(p)
     p.add_argument("--json", action="store_true", help=_("print the result as JSON"))
     p.set_defaults(func=run)
 
@@ -46,9 +47,11 @@ def game_from_args(args: argparse.Namespace) -> Game:
 
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.solver.portfolio import solve
+    from devilsgrip.solver.search import entries_within
 
     game = game_from_args(args)
-    result = solve(game, time_limit=args.time_limit)
+    entries = None if args.memory is None else entries_within(args.memory)
+    result = solve(game, time_limit=args.time_limit, tt_entries=entries)
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0

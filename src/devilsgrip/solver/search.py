@@ -78,6 +78,34 @@ def table_entries(entries: int | None = None) -> int:
     return COMPILED_TT_ENTRIES if core.compiled() is not None else DEFAULT_TT_ENTRIES
 
 
+COMPILED_SLOT_BYTES: Final = 48
+"""A slot of the compiled core's table: the tops, the bottoms (with the cut and the
+value) and the cards taken, 128 bits each."""
+PURE_ENTRY_BYTES: Final = 200
+"""About what an entry of the pure-Python core's dict costs (its key, a tuple of two
+large ints and a small one, and its slot in the dict)."""
+
+
+def entries_within(megabytes: int) -> int:
+    """The most positions the running core's table may hold in ``megabytes`` (MiB):
+    the compiled table doubles its slots (a power of two, 1024 at least) so as never to be
+    more than three quarters full, so it holds three quarters of the largest number of
+    slots that fit (while it doubles, the slots it leaves stay until the new ones are
+    filled: half as much again, for a moment); the pure core's dict, about
+    :data:`PURE_ENTRY_BYTES` an entry.  At least 1024 either way.
+
+    >>> entries_within(192) if core.compiled() is not None else 3 * 2 ** 20
+    3145728
+    """
+    size = megabytes * 2 ** 20
+    if core.compiled() is None:
+        return max(1024, size // PURE_ENTRY_BYTES)
+    slots = 1024
+    while 2 * slots * COMPILED_SLOT_BYTES <= size:
+        slots *= 2
+    return 3 * slots // 4
+
+
 def shed(table: Table | set[TableKey]) -> None:
     """What a full table keeps: the positions nearest the root, those with the fewest
     cards taken out of the root's sequence (the bits of a key's mask), whose searches

@@ -820,14 +820,15 @@ class Table:
     def review(self, *, time_limit: float = 10.0,
                progress: Callable[[int, int], None] | None = None,
                sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
-               ) -> Review:
+               memory: int | None = None) -> Review:
         """The review of this game (see :meth:`review_start`); a review kept in the store
-        is read back, a new one kept there."""
+        is read back, a new one kept there.  ``memory``: MiB for its searches' table (see
+        :func:`~devilsgrip.table.reviews.review_session`)."""
         from devilsgrip.table.reviews import review_session
 
         self.review_start()
         return review_session(self.session, time_limit=time_limit, progress=progress,
-                              sketch=sketch)
+                              sketch=sketch, memory=memory)
 
     def kept_review(self) -> Review | None:
         """The review kept in the store for this game (None: it has none yet; a review is

@@ -126,12 +126,15 @@ def review_session(
     session: PlaySession, *, time_limit: float = 10.0,
     progress: Callable[[int, int], None] | None = None,
     sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
+    memory: int | None = None,
 ) -> Review:
     """The review of the session's game, for any screen: kept in the store once made.
 
     Only a game that has ended is reviewed (``game-live`` otherwise: a review
     shows the stock); reviewing a game that is over makes it final, as showing
-    its best line does.  ``progress`` and ``sketch`` are as for ``review_game``.
+    its best line does.  ``progress`` and ``sketch`` are as for ``review_game``;
+    ``memory``: the MiB its searches' table may take, and so may the win search's beside
+    it (None: the search core's default).
     """
     from devilsgrip.review import review_game
 
@@ -144,11 +147,19 @@ def review_session(
         kept = kept_review(session)
         if kept is not None:
             return kept
-    review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch)
+    review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
+                         table_entries=_entries(memory))
     if store is not None and game_id is not None:
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())
     return review
+
+
+def _entries(memory: int | None) -> int | None:
+    """The positions a table of ``memory`` MiB holds (None: the core's default)."""
+    from devilsgrip.solver.search import entries_within
+
+    return None if memory is None else entries_within(memory)
 
 
 def kept_review(session: PlaySession) -> Review | None:
@@ -164,14 +175,17 @@ def kept_review(session: PlaySession) -> Review | None:
 
 
 def review_record(game: Game, *, time_limit: float = 10.0,
-                  progress: Callable[[int, int], None] | None = None) -> Review:
+                  progress: Callable[[int, int], None] | None = None,
+                  memory: int | None = None) -> Review:
     """The review of a game that is not stored (read from its record): refused while it is
-    in play (``game-live``: a review shows the stock)."""
+    in play (``game-live``: a review shows the stock).  ``memory``: as for
+    :func:`review_session`."""
     from devilsgrip.review import review_game
 
     if not (game.is_over() or game.given_up or game.is_won()):
         raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
-    return review_game(game, time_limit=time_limit, progress=progress)
+    return review_game(game, time_limit=time_limit, progress=progress,
+                       table_entries=_entries(memory))
 
 
 REVIEW_SHARE_BEFORE_END: Final = 0.98
