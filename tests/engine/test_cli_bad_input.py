@@ -17,6 +17,7 @@ import pytest
 
 from devilsgrip import Game
 from devilsgrip.cli import main
+from devilsgrip.commands import memory_most
 from devilsgrip.i18n import set_language
 from devilsgrip.records import write_record
 
@@ -80,6 +81,7 @@ def _cases() -> Iterator[list[str]]:
     yield ["export", "--game-id", "0"]
     yield ["solve", "--game", "1", "--memory", "15"]
     yield ["review", "--last", "--memory", str(2**20 + 1)]
+    yield ["solve", "--game", "1", "--memory", str(memory_most() + 1)]  # more than the machine
     yield ["play", "--port", "70000"]
     for option in ("--jobs", "--max-nodes", "--chunk-size"):
         yield ["analyze", "--games", "1-3", "--out", "{tmp}/x.sqlite", option, "0"]

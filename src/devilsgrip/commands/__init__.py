@@ -20,15 +20,25 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
 
 
 MEMORY_MOST: Final = 1 << 20
-"""``--memory`` at most, in MiB (a terabyte)."""
+"""``--memory`` at most, in MiB (a terabyte), where the machine's memory is not known."""
+
+
+def memory_most() -> int:
+    """The most ``--memory`` may ask, in MiB: the machine's memory where it can be read (a
+    table that outgrew it would leave the machine swapping), else :data:`MEMORY_MOST`."""
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return MEMORY_MOST
+    return max(16, min(MEMORY_MOST, pages // 2 ** 20)) if pages > 0 else MEMORY_MOST
 
 
 def add_memory_option(parser: argparse.ArgumentParser) -> None:
     """``--memory MiB``: how much memory the search's table of positions may take (its
-    entries: :func:`devilsgrip.solver.search.entries_within`); None keeps the core's
-    default."""
+    entries: :func:`devilsgrip.solver.search.entries_within`), at most the machine's
+    (:func:`memory_most`); None keeps the core's default."""
     parser.add_argument(
-        "--memory", type=whole_number("--memory", 16, MEMORY_MOST), metavar="MIB",
+        "--memory", type=whole_number("--memory", 16, memory_most()), metavar="MIB",
         help=_("memory for the search's table of the positions it has settled, in MiB "
                "(default: 192 with the compiled core); a hard position settles sooner "
                "with more"))
