@@ -627,3 +627,29 @@ def test_a_whole_deal_won_by_taps_on_a_phone(open_page: Callable[..., Page]) -> 
     assert st["view"]["won"] and st["view"]["moves"] == len(moves)
     shot(page, "won-by-taps-390x844")
     no_errors(page)
+
+
+@pytest.mark.parametrize(("size", "lang"), [((1024, 768), "en"), ((1024, 768), "hu"),
+                                           ((1180, 820), "fr"), ((1280, 800), "da")],
+                         ids=["tablet-en", "tablet-hu", "tablet-fr", "desktop-da"])
+def test_the_whole_grid_fits_a_tablet_on_its_side_however_the_toolbar_wraps(
+    open_page: Callable[..., Page], size: tuple[int, int], lang: str,
+) -> None:
+    """A toolbar that wraps onto a second line (a tablet on its side, longer words) takes
+    its height from the cards: the third row of the grid stays in the window."""
+    width, height = size
+    page = open_page(5, width=width, height=height, touch=width < 1280, lang=lang)
+    fit = page.evaluate("""() => {
+        const bar = document.getElementById('toolbar');
+        const tops = new Set([...bar.querySelectorAll('button')]
+            .filter(b => !b.hidden && b.offsetParent).map(b => b.offsetTop));
+        return {lines: tops.size,
+                bottom: Math.max(...[...document.querySelectorAll('[data-cell]')]
+                    .map(c => c.getBoundingClientRect().bottom)),
+                window: window.innerHeight};
+    }""")
+    assert fit["bottom"] <= fit["window"], fit
+    if (width, lang) == (1024, "en"):
+        assert fit["lines"] == 2, fit  # the case this is about: the toolbar does wrap
+    shot(page, f"fit-{lang}-{width}x{height}")
+    no_errors(page)

@@ -17,7 +17,7 @@ import {
   backToHistory, openDaily, openMenu, openNew, openReview, openRules, openSettings, openShare, openStats,
   pairBrowser, playChosenDaily, saveSettings, sendShare, submitNew,
 } from "./menus.js";
-import { render, renderClock } from "./render.js";
+import { fitChrome, render, renderClock } from "./render.js";
 import { drawChart, reviewOpen } from "./review.js";
 import { $, app, COLUMNS, selectable, setDragging, setSelected } from "./state.js";
 import { showArrows } from "./viewer.js";
@@ -365,6 +365,7 @@ export function wire() {
     clearHint();
     window.cancelAnimationFrame(redraw);
     redraw = window.requestAnimationFrame(() => {
+      fitChrome();
       if (app.viewer) showArrows();
       if (reviewOpen()) drawChart();
       layoutGuide();

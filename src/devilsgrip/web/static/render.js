@@ -194,11 +194,36 @@ export function render() {
   $("btn-restart").hidden = Boolean(finished) && !viewing;
   document.body.classList.toggle("finished", Boolean(finished));
   document.body.classList.toggle("won", Boolean(v.won));
+  fitChrome();
   renderGuide();
 }
 
 // The cards beneath a pile's top card peek out: an edge each above it on a wide screen, their
 // corners in a fan downwards on a phone held upright (style.css decides which).
+// The cards are as large as the window's height allows once the bars above and below the
+// board have theirs (--chrome): where the toolbar wraps onto more lines (a tablet on its
+// side, a language with longer words), the lines past the first are taken off too, so that
+// the third row of the grid stays in the window.  A toolbar in a column (a phone on its
+// side) takes no height from the board.
+export function fitChrome() {
+  const bar = $("toolbar");
+  const tops = new Set();
+  let line = 0;
+  if (getComputedStyle(bar).flexDirection.startsWith("row")) {
+    for (const b of bar.querySelectorAll("button")) {
+      if (b.hidden || !b.offsetParent) continue;
+      tops.add(b.offsetTop);
+      line = Math.max(line, b.offsetHeight);
+    }
+  }
+  const gap = parseFloat(getComputedStyle(bar).rowGap) || 0;
+  const extra = Math.max(0, tops.size - 1) * (line + gap);
+  const root = document.documentElement.style;
+  if (root.getPropertyValue("--chrome-extra") !== extra + "px") {
+    root.setProperty("--chrome-extra", extra + "px");
+  }
+}
+
 export function showPileEdges(cell, pile) {
   const stack = cell.querySelector(".stack");
   const want = Math.max(0, Math.min(3, pile.length - 1));
