@@ -490,7 +490,8 @@ def _win_boundary(spots: Sequence[Game], played: Sequence[Move], lost_end: int |
             if left < 2 * tried[i]:
                 break
             share = left
-        answer = can_win(spots[i], time_limit=max(LEAST_SOLVE, share), table=table)
+        answer = can_win(spots[i], time_limit=max(LEAST_SOLVE, share), table=table,
+                         entries=table_entries)
         if answer.outcome == WON:
             # the line, followed along the moves played while they agree with it
             won, line = i, list(answer.moves)

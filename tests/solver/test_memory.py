@@ -124,3 +124,37 @@ def test_a_stored_game_is_reviewed_with_the_table_asked(
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["final_score"] == over.game.score
     assert asked == [entries_within(48)]
+
+
+def test_with_no_redeal_left_the_win_search_keeps_as_many_lost_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from devilsgrip.solver import portfolio, winnable, wins
+
+    asked: list[int | None] = []
+    real = winnable.prove_winnable
+
+    def prove(game: Game, **options: Any) -> Any:
+        asked.append(options.get("dead_entries"))
+        return real(game, **options)
+
+    monkeypatch.setattr(portfolio, "prove_winnable", prove)
+    monkeypatch.setattr(wins, "prove_winnable", prove)
+    game = Game(5, rules="single-pass")
+    portfolio.solve(game, time_limit=None, max_nodes=2000, tt_entries=5000)  # in this process
+    portfolio._win_search(game, 1.0, 6000)  # what the process beside a solve runs
+    wins.can_win(game, time_limit=1.0, entries=7000)  # what a review's halving asks
+    portfolio.solve(game, time_limit=None, max_nodes=2000)
+    assert asked == [5000, 6000, 7000, None]
+    # the search itself keeps that many, the default when none is asked
+    made: list[int] = []
+    real_new = winnable.new_win_search
+
+    def new_win_search(game: Game, **options: Any) -> Any:
+        search = real_new(game, **options)
+        made.append(search.dead_entries)
+        return search
+
+    monkeypatch.setattr(winnable, "new_win_search", new_win_search)
+    real(Game(6, rules="single-pass"), time_limit=None, max_nodes=500, dead_entries=4000)
+    real(Game(6, rules="single-pass"), time_limit=None, max_nodes=500)
+    assert made == [4000, winnable.DEAD_ENTRIES]

@@ -64,12 +64,13 @@ def solve(
                             tt_entries=tt_entries)
         if result.proven or result.bound >= 1:
             return result
-        win = prove_winnable(game, time_limit=time_limit, max_nodes=max_nodes)
+        win = prove_winnable(game, time_limit=time_limit, max_nodes=max_nodes,
+                             dead_entries=tt_entries)
         return _combine(game, result, win, start)
     if not (asks and beside_possible()):
         return core.solve(game, time_limit=time_limit, max_nodes=max_nodes,
                           tt_entries=tt_entries)
-    beside = Beside(_win_search, game.copy(), time_limit)
+    beside = Beside(_win_search, game.copy(), time_limit, tt_entries)
     try:
         result = core.solve(game, time_limit=time_limit, tt_entries=tt_entries)
         if result.proven:
@@ -83,8 +84,9 @@ def solve(
     return _combine(game, result, answer, start)
 
 
-def _win_search(game: Game, time_limit: float | None) -> WinResult:
-    return prove_winnable(game, time_limit=time_limit)
+def _win_search(game: Game, time_limit: float | None,
+                entries: int | None = None) -> WinResult:
+    return prove_winnable(game, time_limit=time_limit, dead_entries=entries)
 
 
 T = TypeVar("T")

@@ -656,10 +656,11 @@ def _relaxation_has_no_win(game: Game, max_states: int) -> bool:
 
 # ----------------------------------------------------------------- front door
 def prove_winnable(game: Game, *, time_limit: float | None = 10.0,
-                   max_nodes: int | None = None) -> WinResult:
+                   max_nodes: int | None = None, dead_entries: int | None = None) -> WinResult:
     """Can ``game``'s position be won (knowing the stock)?  ``game`` is unchanged.
 
-    Needs a position with no redeal left (else ``ValueError``).
+    Needs a position with no redeal left (else ``ValueError``).  ``dead_entries``: the
+    positions proven lost that the search may keep (:data:`DEAD_ENTRIES` when None).
     """
     start = time.perf_counter()
     deadline = start + time_limit if time_limit is not None else float("inf")
@@ -670,7 +671,8 @@ def prove_winnable(game: Game, *, time_limit: float | None = 10.0,
     if cert is not None:
         return WinResult(LOST, (), cert, 0, time.perf_counter() - start)
     left = None if time_limit is None else max(1e-3, deadline - time.perf_counter())
-    search = new_win_search(game, time_limit=left, max_nodes=max_nodes)
+    search = new_win_search(game, time_limit=left, max_nodes=max_nodes,
+                            dead_entries=DEAD_ENTRIES if dead_entries is None else dead_entries)
     found = search.prove()
     seconds = time.perf_counter() - start
     if found is None:

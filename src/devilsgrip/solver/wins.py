@@ -48,21 +48,24 @@ class WinHunt(RunSearch):
 
 
 def can_win(game: Game, *, time_limit: float | None = 10.0, max_nodes: int | None = None,
-            table: SharedTable | None = None) -> WinResult:
+            table: SharedTable | None = None, entries: int | None = None) -> WinResult:
     """Whether ``game``'s position can be won, knowing the stock; ``game`` is unchanged.
 
     ``won`` (its ``moves`` replay to score 0), ``lost`` (proven) or ``unknown`` (the
     limits stopped the search).  ``table``: what searches of other positions of the
     same game proved, read and added to (where no redeal is left it is not used).
+    ``entries``: the positions the search's own table may hold, where it has one (the
+    running core's default when None; with no redeal left, the positions proven lost).
     """
     check_time_limit(time_limit, none_ok=True)
     if no_redeal_left(game):
-        return prove_winnable(game, time_limit=time_limit, max_nodes=max_nodes)
+        return prove_winnable(game, time_limit=time_limit, max_nodes=max_nodes,
+                              dead_entries=entries)
     start = time.perf_counter()
     if not game.score:
         return WinResult(WON, (), None, 0, 0.0)
     search = (WinHunt if game.rules.move_unit == "run" else search_class(game.rules))(
-        game, time_limit=time_limit, max_nodes=max_nodes, table=table)
+        game, time_limit=time_limit, max_nodes=max_nodes, table=table, tt_entries=entries)
     result = search.run(ceiling=1)
     seconds = time.perf_counter() - start
     if result.score == 0:
