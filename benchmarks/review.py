@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     reference = reference_seconds()
-    entries = None if args.memory is None else entries_within(args.memory)
+    entries = entries_within(args.memory)
     print(f"baseline (benchmarks/reference.py): {reference * 1000:.1f} ms")
     players = ("greedy", "honest") if args.player == "both" else (args.player,)
     for player in players:

@@ -44,7 +44,6 @@ def add_memory_option(parser: argparse.ArgumentParser) -> None:
                "with more"))
 
 
-
 def add_game_options(
     parser: argparse.ArgumentParser, *, deal: bool = True, number: bool = False
 ) -> None:

@@ -50,8 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from devilsgrip.solver.search import entries_within
 
     game = game_from_args(args)
-    entries = None if args.memory is None else entries_within(args.memory)
-    result = solve(game, time_limit=args.time_limit, tt_entries=entries)
+    result = solve(game, time_limit=args.time_limit, tt_entries=entries_within(args.memory))
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0

@@ -13,7 +13,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, Protocol, cast
+from typing import Any, ClassVar, Final, Generic, Protocol, cast, overload
 
 from devilsgrip.game import Game, Move
 from devilsgrip.rules import Rules
@@ -86,8 +86,17 @@ PURE_ENTRY_BYTES: Final = 200
 large ints and a small one, and its slot in the dict)."""
 
 
-def entries_within(megabytes: int) -> int:
-    """The most positions the running core's table may hold in ``megabytes`` (MiB):
+@overload
+def entries_within(megabytes: int) -> int: ...
+
+
+@overload
+def entries_within(megabytes: int | None) -> int | None: ...
+
+
+def entries_within(megabytes: int | None) -> int | None:
+    """The most positions the running core's table may hold in ``megabytes`` (MiB), None
+    (the core's default table) for None:
     the compiled table doubles its slots (a power of two, 1024 at least) so as never to be
     more than three quarters full, so it holds three quarters of the largest number of
     slots that fit (while it doubles, the slots it leaves stay until the new ones are
@@ -97,6 +106,8 @@ def entries_within(megabytes: int) -> int:
     >>> entries_within(192) if core.compiled() is not None else 3 * 2 ** 20
     3145728
     """
+    if megabytes is None:
+        return None
     size = megabytes * 2 ** 20
     if core.compiled() is None:
         return max(1024, size // PURE_ENTRY_BYTES)

@@ -137,6 +137,7 @@ def review_session(
     it (None: the search core's default).
     """
     from devilsgrip.review import review_game
+    from devilsgrip.solver.search import entries_within
 
     game = session.game
     if not (session.final or game.is_over()):
@@ -148,18 +149,11 @@ def review_session(
         if kept is not None:
             return kept
     review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
-                         table_entries=_entries(memory))
+                         table_entries=entries_within(memory))
     if store is not None and game_id is not None:
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())
     return review
-
-
-def _entries(memory: int | None) -> int | None:
-    """The positions a table of ``memory`` MiB holds (None: the core's default)."""
-    from devilsgrip.solver.search import entries_within
-
-    return None if memory is None else entries_within(memory)
 
 
 def kept_review(session: PlaySession) -> Review | None:
@@ -181,11 +175,12 @@ def review_record(game: Game, *, time_limit: float = 10.0,
     in play (``game-live``: a review shows the stock).  ``memory``: as for
     :func:`review_session`."""
     from devilsgrip.review import review_game
+    from devilsgrip.solver.search import entries_within
 
     if not (game.is_over() or game.given_up or game.is_won()):
         raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     return review_game(game, time_limit=time_limit, progress=progress,
-                       table_entries=_entries(memory))
+                       table_entries=entries_within(memory))
 
 
 REVIEW_SHARE_BEFORE_END: Final = 0.98

@@ -207,16 +207,17 @@ export function render() {
 // side) takes no height from the board.
 export function fitChrome() {
   const bar = $("toolbar");
+  const style = getComputedStyle(bar);
   const tops = new Set();
   let line = 0;
-  if (getComputedStyle(bar).flexDirection.startsWith("row")) {
+  if (style.flexDirection.startsWith("row")) {
     for (const b of bar.querySelectorAll("button")) {
       if (b.hidden || !b.offsetParent) continue;
       tops.add(b.offsetTop);
       line = Math.max(line, b.offsetHeight);
     }
   }
-  const gap = parseFloat(getComputedStyle(bar).rowGap) || 0;
+  const gap = parseFloat(style.rowGap) || 0;
   const extra = Math.max(0, tops.size - 1) * (line + gap);
   const root = document.documentElement.style;
   if (root.getPropertyValue("--chrome-extra") !== extra + "px") {
