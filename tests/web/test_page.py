@@ -34,8 +34,8 @@ if CHROMIUM is None:  # pragma: no cover - depends on the machine
 from playwright.sync_api import BrowserContext, Page  # noqa: E402
 
 State = dict[str, Any]
-SIZES = [(1280, 800), (390, 844), (360, 640), (844, 390)]
-IDS = ["desktop", "phone", "small-phone", "landscape"]
+SIZES = [(1280, 800), (390, 844), (360, 640), (844, 390), (768, 1024), (1024, 1366)]
+IDS = ["desktop", "phone", "small-phone", "landscape", "tablet-upright", "large-tablet-upright"]
 
 
 def watch(page: Page) -> Page:
@@ -133,10 +133,17 @@ def test_the_board_fills_each_screen_without_scrolling(open_page: Callable[..., 
     assert fig["scrollW"] <= width and fig["scrollH"] <= height, fig
     assert fig["left"] >= 0 and fig["right"] <= width and fig["top"] >= 0, fig
     assert fig["bottom"] <= height, fig
-    if height > width:  # upright: the board takes most of the height, actions at the bottom
+    if height > width and width <= 600:
+        # a phone upright: the board takes most of the height, actions at the bottom
         assert fig["share"] >= 0.70, fig
         assert fig["card"] >= 40, fig
         assert fig["bar"]["bottom"] >= height - 1 and fig["bar"]["top"] >= fig["bottom"] - 1, fig
+    elif height > width:
+        # a tablet upright: the cards as wide as the columns allow, the grid down to the
+        # bottom of the window (its piles fan into it), actions above the board
+        assert fig["share"] >= 0.80, fig
+        assert fig["card"] >= 0.1 * width, fig
+        assert fig["bar"]["bottom"] <= fig["top"], fig
     elif height < 500:  # on its side: the stock and talon beside the grid, actions at the side
         assert fig["stock"]["right"] <= fig["grid"]["left"], fig
         assert fig["card"] >= 55, fig
@@ -147,8 +154,11 @@ def test_the_board_fills_each_screen_without_scrolling(open_page: Callable[..., 
     no_errors(page)
 
 
-def test_piles_fan_downwards_on_an_upright_phone(open_page: Callable[..., Page]) -> None:
-    page = open_page(1, width=390, height=844, moves=line_with_piles(1))
+@pytest.mark.parametrize("size", [(390, 844), (768, 1024)], ids=["phone", "tablet"])
+def test_piles_fan_downwards_on_an_upright_phone_or_tablet(open_page: Callable[..., Page],
+                                                           size: tuple[int, int]) -> None:
+    width, height = size
+    page = open_page(1, width=width, height=height, moves=line_with_piles(1))
     st = state(page)
     four = next(i for i, p in enumerate(st["view"]["grid"]) if len(p) == 4)
     cell = f'[data-cell="{CELL_NAMES[four]}"]'
@@ -159,7 +169,7 @@ def test_piles_fan_downwards_on_an_upright_phone(open_page: Callable[..., Page])
     # each card beneath shows at least a fifth of its height: its rank and suit
     steps = [b - a for a, b in zip([*ys, top["y"]], [*ys, top["y"]][1:], strict=False)]
     assert all(step >= top["height"] * 0.2 for step in steps), steps
-    page.locator(cell).screenshot(path=str(ARTIFACTS / "pile4-fanned-390.png"))
+    page.locator(cell).screenshot(path=str(ARTIFACTS / f"pile4-fanned-{width}.png"))
     no_errors(page)
 
 

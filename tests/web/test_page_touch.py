@@ -171,7 +171,8 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
         a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1)
 
 
-@pytest.mark.parametrize("size", [(1280, 800), *PHONES], ids=["desktop", *PHONE_IDS])
+@pytest.mark.parametrize("size", [(1280, 800), *PHONES, (768, 1024)],
+                         ids=["desktop", *PHONE_IDS, "tablet-upright"])
 def test_a_new_player_sees_the_guide_and_the_first_tap_on_the_stock_deals_and_puts_it_away(
     open_page: Callable[..., Page], size: tuple[int, int],
 ) -> None:
