@@ -255,6 +255,8 @@ def test_the_game_history_lists_finished_games_and_opens_their_review(
     review.wait_for(state="visible")
     page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
     assert page.locator("#review-chart svg path.best").count() >= 1
+    # a game that ended over ends where its line does: no mark above it
+    assert page.locator("#review-chart .ended").count() == 0
     assert page.locator("#review-history").is_visible()
     assert "Game 3" in (page.locator("#review-game").text_content() or "")
     page.locator("ol.costly button").first.click()
@@ -273,3 +275,38 @@ def test_the_game_history_lists_finished_games_and_opens_their_review(
     assert "Rules: Classic" in (page.locator("#rules-line").text_content() or "")
     errors: list[str] = page.errors  # type: ignore[attr-defined]
     assert errors == [], errors
+
+
+@pytest.mark.parametrize("size", SIZES, ids=IDS)
+def test_a_game_given_up_shows_where_it_ended_above_the_best_line(
+    make_context: Callable[..., BrowserContext], server_url: str, size: tuple[int, int],
+) -> None:
+    """Given up with 72 cards out where a win was still there: the chart marks the end at
+    72, above the end of the line at 0, its scale reaching it, and the legend says what
+    the mark is."""
+    width, height = size
+    page = make_context(width, height).new_page()
+    page.goto(server_url + "/")
+    ready(page)
+    fetch(page, "POST", "/api/new", {"game": 1})
+    for move in ("d", "d"):
+        fetch(page, "POST", "/api/move", {"move": move})
+    fetch(page, "POST", "/api/giveup")
+    page.reload()
+    ready(page)
+    page.locator("#dlg-end").wait_for(state="visible")
+    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
+    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    mark = page.locator("#review-chart .ended")
+    assert mark.count() == 1
+    assert page.locator("#review-chart .ended-label").text_content() == "ended at 72"
+    dot = mark.bounding_box()
+    ticks = page.eval_on_selector_all(
+        "#review-chart .tick", "els => els.map(e => [e.textContent, e.getBoundingClientRect().y])")
+    zero = next(y for text, y in ticks if text == "0")
+    assert dot is not None and dot["y"] < zero - 100  # far above the line at 0
+    assert "the score the game ended with" in (
+        page.locator("#dlg-review figcaption").text_content() or "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"review-given-up-{width}x{height}.png"))
+    assert axe(page) == []

@@ -127,6 +127,7 @@ function legend(doc) {
   const items = [item("proven", t("best score still reachable, proven"))];
   if (values.some((v) => !v.proven)) items.push(item("unproven", t("~ the best line found, not proven")));
   if ((doc.costly || []).length) items.push(item("costly", t("a move that cost cards")));
+  if (doc.review.final_score > values[values.length - 1].best) items.push(item("ended", t("the score the game ended with")));
   return items;
 }
 
@@ -229,6 +230,16 @@ function chart(box, values, { costly = [], lost = null, end = 0, sketch = false 
   if (!total) proven = `M ${x(0) - 3} ${y(values[0].best)} H ${x(0) + 3}`;
   if (proven) svg.append(el("path", { class: "best proven", d: proven }));
   if (unproven) svg.append(el("path", { class: "best unproven", d: unproven }));
+  // a game given up (or left) with more cards out than it could still have got to: where it
+  // ended, above the end of the line
+  const lastBest = values[total].best;
+  if (end > lastBest) {
+    const ex = x(total);
+    svg.append(el("line", { class: "ended-gap", x1: ex, x2: ex, y1: y(lastBest), y2: y(end) }));
+    svg.append(el("circle", { class: "ended", cx: ex, cy: y(end), r: narrow ? 5 : 4.5 }));
+    svg.append(el("text", { class: "ended-label", x: ex - 9, y: y(end) + font * 0.35, "text-anchor": "end" },
+      t("ended at {score}", { score: end })));
+  }
   // the costly moves: a mark where the value rose, clicked to see the position before it;
   // a label too near the one before goes below its mark, or is left out
   const labelled = [];
