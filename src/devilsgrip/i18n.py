@@ -511,6 +511,7 @@ ERROR_MESSAGES: Final[dict[str, str]] = {
     codes.GAME_FINISHED: N_("this game is finished: its result stands"),
     codes.GAME_WON: N_("the game is won: there is nothing to give up"),
     codes.GAME_LIVE: N_("this game is still being played"),
+    codes.REVIEW_PROVEN: N_("every value of this review is proven already"),
     codes.BEST_LINE_WON: N_("the game is won: no score is better than 0"),
     codes.STORE_NONE: N_("no database"),
     # the daily deal and the winnable deals

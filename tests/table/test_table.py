@@ -265,6 +265,36 @@ def test_a_review_is_only_for_a_game_that_ended_and_is_kept(tmp_path: Path) -> N
         assert not NOTATION.search(text)
 
 
+def test_a_review_made_again_keeps_the_one_that_proves_more(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked again (a longer look), the game is reviewed anew: the new review is kept where
+    it proves at least as many values, the kept one where the new proves fewer."""
+    from dataclasses import replace
+
+    import devilsgrip.review
+    from devilsgrip.solver import play_game
+    from devilsgrip.store import Store
+
+    with Store.open(tmp_path / "g.sqlite3") as store:
+        session = PlaySession.start(store, number=143)
+        for move in play_game(Game(143), "greedy").move_stack:
+            session.play(move)
+        short = table.review_session(session, time_limit=0.2)
+        assert short.proven_share < 1
+        assert table.review_session(session, time_limit=5.0).to_dict() == short.to_dict()
+        longer = table.review_session(session, time_limit=1.5, again=True)
+        assert longer.proven_share >= short.proven_share
+        assert session.game_id is not None
+        assert store.review(session.game_id) == longer.to_dict()
+        # a review anew that proves fewer values (a busy machine) leaves the kept one
+        worse = replace(longer, start_proven=False,
+                        moves=[replace(m, proven=False) for m in longer.moves])
+        monkeypatch.setattr(devilsgrip.review, "review_game", lambda *a, **k: worse)
+        assert table.review_session(session, time_limit=1.0, again=True).to_dict() == \
+            longer.to_dict()
+        assert store.review(session.game_id) == longer.to_dict()
+
+
 def test_moves_as_arrows_and_costly_moves_in_words() -> None:
     from devilsgrip.notation import Move
     from devilsgrip.review import MoveReview, Review

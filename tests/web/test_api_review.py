@@ -192,6 +192,54 @@ def test_a_given_up_game_is_reviewed(make_client: MakeClient) -> None:
     check_doc(doc, game)
 
 
+def test_a_longer_look_reviews_anew_where_values_are_left_open(
+        tmp_path: Path, make_client: MakeClient) -> None:
+    """A review of 0.2 s leaves values open in a long classic game: asked to look longer,
+    the server reviews it anew with six times the time, and keeps the better review."""
+    moves = greedy(143, "classic")
+    client = make_client(db=tmp_path / "longer.sqlite3", game=143, review_time=0.2)
+    play(client, moves)
+    client.post("/api/review")
+    first = until_done(client)
+    assert first["proven_share"] < 1
+    answer = client.post("/api/review", json={"longer": True})
+    assert answer.status_code == 200, answer.text
+    running = answer.json()
+    if running["status"] == "running":
+        assert running["limit"] == pytest.approx(1.2)
+        # asked again while it runs: the same review is answered, none started
+        again = client.post("/api/review", json={"longer": True}).json()
+        assert again["status"] == "done" or again["limit"] == pytest.approx(1.2)
+    second = until_done(client)
+    assert second["proven_share"] >= first["proven_share"]
+    game = Game(143)
+    game.play_all_text(" ".join(moves))
+    check_doc(second, game)
+    # the better of the two is kept: asked again (not longer) it is answered at once
+    assert client.post("/api/review").json() == second
+
+
+def test_no_longer_look_where_every_value_is_proven(make_client: MakeClient,
+                                                     tmp_path: Path) -> None:
+    client = make_client(db=tmp_path / "proven.sqlite3", game=1, review_time=1.0)
+    play(client, ("d", "d", "d"))
+    client.post("/api/giveup")
+    assert refused(client.post("/api/review", json={"longer": "yes"}), 400) == "bad-field"
+    client.post("/api/review")
+    doc = until_done(client)
+    assert doc["proven_share"] == 1
+    assert refused(client.post("/api/review", json={"longer": True}), 409) == "review-proven"
+    assert client.get("/api/review").json() == doc  # nothing changed
+    # read back from the store (a new browser job): refused the same
+    own = client.get("/api/game").json()["game"]["id"]
+    client.post("/api/new", json={"game": 2})
+    assert refused(client.post("/api/review", json={"id": own, "longer": True}),
+                   409) == "review-proven"
+    # longer, false: the review as it is
+    assert client.post("/api/review", json={"id": own, "longer": False}).json()[
+        "review"] == doc["review"]
+
+
 def test_bad_ids_and_other_browsers_games_are_refused(tmp_path: Path,
                                                      make_client: MakeClient) -> None:
     app = create_app(ServerOptions(db=tmp_path / "two.sqlite3", extra_hosts=("testserver",),

@@ -310,3 +310,48 @@ def test_a_game_given_up_shows_where_it_ended_above_the_best_line(
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"review-given-up-{width}x{height}.png"))
     assert axe(page) == []
+
+
+def test_a_review_that_left_values_open_looks_longer_when_asked(
+    make_server: Callable[..., Any], make_context: Callable[..., BrowserContext],
+) -> None:
+    """A review of 0.2 s leaves values open in a long classic game: the note that says so
+    offers to look longer; the press asks the server to review it anew, the page follows
+    that review and shows it; a review with every value proven offers nothing."""
+    server = make_server(review_time=0.2)
+    page = make_context(390, 844).new_page()
+    page.goto(server.url + "/")
+    ready(page)
+    fetch(page, "POST", "/api/new", {"game": 143})
+    moves = [m.text() for m in play_game(Game(143), "greedy").move_stack]
+    page.evaluate("""moves => (async () => { for (const move of moves) await fetch('/api/move',
+        {method: 'POST', headers: {'Content-Type': 'application/json'},
+         body: JSON.stringify({move})}); })()""", moves)
+    page.reload()
+    ready(page)
+    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
+    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    first = fetch(page, "GET", "/api/review")
+    assert first["proven_share"] < 1
+    button = page.locator("p.open-values #review-longer")
+    assert button.is_visible() and button.text_content() == "Look longer"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "review-open-values-390x844.png"))
+    with page.expect_request(lambda r: r.url.endswith("/api/review") and r.method == "POST"
+                             and (r.post_data_json or {}).get("longer") is True):
+        button.click()
+    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    second = fetch(page, "GET", "/api/review")
+    assert second["status"] == "done" and second["proven_share"] >= first["proven_share"]
+    shown = page.locator("p.open-values")
+    assert (shown.count() == 0) == (second["proven_share"] == 1)
+    # a game whose review proves every value: no offer
+    fetch(page, "POST", "/api/new", {"game": 1})
+    for move in ("d", "d"):
+        fetch(page, "POST", "/api/move", {"move": move})
+    fetch(page, "POST", "/api/giveup")
+    page.reload()
+    ready(page)
+    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
+    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    assert page.locator("#review-longer").count() == 0

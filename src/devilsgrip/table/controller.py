@@ -817,18 +817,29 @@ class Table:
             except (DevilsGripError, sqlite3.Error, OSError) as exc:
                 raise self.refusal(exc) from exc
 
+    def review_again_start(self, known: Review | None = None) -> None:
+        """Ready this game for a review anew, given more time (see :meth:`review_start`):
+        refused (``review-proven``) where its review, ``known`` or else the one kept in
+        the store, proves every value already: more time cannot change it."""
+        self.review_start()
+        review = known if known is not None else self.kept_review()
+        if review is not None and review.proven_share >= 1.0:
+            raise self.refusal(_refuse(codes.REVIEW_PROVEN,
+                                       "every value of this review is proven already"))
+
     def review(self, *, time_limit: float = 10.0,
                progress: Callable[[int, int], None] | None = None,
                sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
-               memory: int | None = None) -> Review:
+               memory: int | None = None, again: bool = False) -> Review:
         """The review of this game (see :meth:`review_start`); a review kept in the store
-        is read back, a new one kept there.  ``memory``: MiB for its searches' table (see
+        is read back, a new one kept there.  ``memory``: MiB for its searches' table;
+        ``again``: review it anew, the better of the two kept (see
         :func:`~devilsgrip.table.reviews.review_session`)."""
         from devilsgrip.table.reviews import review_session
 
         self.review_start()
         return review_session(self.session, time_limit=time_limit, progress=progress,
-                              sketch=sketch, memory=memory)
+                              sketch=sketch, memory=memory, again=again)
 
     def kept_review(self) -> Review | None:
         """The review kept in the store for this game (None: it has none yet; a review is

@@ -127,6 +127,7 @@ def review_session(
     progress: Callable[[int, int], None] | None = None,
     sketch: Callable[[list[tuple[int, bool] | None]], None] | None = None,
     memory: int | None = None,
+    again: bool = False,
 ) -> Review:
     """The review of the session's game, for any screen: kept in the store once made.
 
@@ -134,7 +135,9 @@ def review_session(
     shows the stock); reviewing a game that is over makes it final, as showing
     its best line does.  ``progress`` and ``sketch`` are as for ``review_game``;
     ``memory``: the MiB its searches' table may take, and so may the win search's beside
-    it (None: the search core's default).
+    it (None: the search core's default).  ``again``: review it anew (given more time,
+    to prove the values the kept review left open) rather than read the kept review;
+    whichever of the two proves more values is kept and returned.
     """
     from devilsgrip.review import review_game
     from devilsgrip.solver.search import entries_within
@@ -144,12 +147,15 @@ def review_session(
         raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     session.make_final()
     store, game_id = session.store, session.game_id
+    kept = None
     with contextlib.suppress(DevilsGripError):
         kept = kept_review(session)
-        if kept is not None:
-            return kept
+    if kept is not None and not again:
+        return kept
     review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
                          table_entries=entries_within(memory))
+    if kept is not None and kept.proven_share > review.proven_share:
+        return kept  # the time it was given ran short this time (a busy machine)
     if store is not None and game_id is not None:
         with contextlib.suppress(DevilsGripError):
             store.save_review(game_id, review.to_dict())

@@ -782,12 +782,20 @@ def _answer(job: ReviewJob, tr: Tr, wait: float) -> dict[str, Any]:
 
 def post_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str, Any]:
     """``{}`` the current game, ``{"id": N}`` a finished game of this browser: start its
-    review (or find it made) and answer its progress, or the review when it is ready."""
-    only_keys(call.data, ("id",))
+    review (or find it made) and answer its progress, or the review when it is ready.
+    ``"longer": true``: review it anew with more time, where its review left values open
+    (``review-proven`` where it proved them all); one running is answered as it is."""
+    only_keys(call.data, ("id", "longer"))
     game_id = _game_id(call.data.get("id"))
+    longer = bool_field(call.data, "longer") or False
     with browser.lock:
         job = reviews.kept_job(browser, game_id)
-        if job is None:
+        task = None if job is None else job.task
+        if longer and (task is None or task.done()):
+            controller = reviews.controller_for(web, browser, game_id)
+            controller.review_again_start(None if task is None else task.result())
+            job = reviews.start_review(web, browser, controller, again=True)
+        elif job is None:
             controller = reviews.controller_for(web, browser, game_id)
             controller.review_start()  # its stock is shown now: the result stands
             job = reviews.start_review(web, browser, controller)

@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 REVIEWS_KEPT: Final = 4
 """Reviews a browser keeps in memory (the store keeps every finished one)."""
+LONGER_REVIEW: Final = 6.0
+"""How many times the usual time a review made anew gets (asked for where a review left
+values open)."""
 
 
 def jobs(browser: Browser) -> OrderedDict[int | None, ReviewJob]:
@@ -64,13 +67,17 @@ def controller_for(web: WebState, browser: Browser, game_id: int | None) -> Tabl
     return found
 
 
-def start_review(web: WebState, browser: Browser, controller: Table) -> ReviewJob:
-    """Start reviewing the game of ``controller`` (made final already) in the solver's pool."""
-    job = ReviewJob(controller.session.game_id, controller.game, web.options.review_time)
+def start_review(web: WebState, browser: Browser, controller: Table, *,
+                 again: bool = False) -> ReviewJob:
+    """Start reviewing the game of ``controller`` (made final already) in the solver's pool;
+    ``again``: anew, with :data:`LONGER_REVIEW` times the usual time (the better of the
+    two reviews is kept)."""
+    limit = web.options.review_time * (LONGER_REVIEW if again else 1.0)
+    job = ReviewJob(controller.session.game_id, controller.game, limit, again=again)
 
     def work() -> Review:
         return controller.review(time_limit=job.limit, progress=job.progress,
-                                 sketch=job.sketch)
+                                 sketch=job.sketch, again=again)
 
     job.task = web.run_solver(work)
     kept = jobs(browser)

@@ -16,7 +16,7 @@ import { recordsMenu } from "./records.js";
 import { applyStrings, preload, render } from "./render.js";
 import { showDone, showProgress, showReviewError, showReviewOpening } from "./review.js";
 import {
-  $, app, applies, chooseDay, keepReview, reviewKey, setDaily, setGameState, setPresets, setReviewDoc,
+  $, app, applies, chooseDay, forgetReview, keepReview, reviewKey, setDaily, setGameState, setPresets, setReviewDoc,
   setReviewFocus, setSettings, setShare, showReviewOf,
 } from "./state.js";
 import { request } from "./transport.js";
@@ -235,22 +235,24 @@ const sleep = (ms) => new Promise((resolve) => { window.setTimeout(resolve, ms);
 
 // Open the review of a game that has ended: id null for the game in play, else a finished
 // game of the history.  from: "end", "menu" or "history" (the dialog offers the way back
-// to the history).
-export async function openReview(id = null, from = "end") {
+// to the history).  longer: review it anew with more time (its review left values open).
+export async function openReview(id = null, from = "end", { longer = false } = {}) {
   const own = app.state && app.state.game ? app.state.game.id : null;
   const current = id === null || id === own;
   const shownId = current ? null : id;
   const token = showReviewOf(shownId, from);
   showReviewOpening(from);
+  if (longer) forgetReview(shownId);
   const cached = app.reviews.get(reviewKey(shownId));
   if (cached) {
     setReviewDoc(cached);
-    showDone(showMove);
+    showDone(showMove, lookLonger);
     return;
   }
   showProgress(null);
   const query = shownId === null ? "" : "?id=" + encodeURIComponent(shownId);
   const body = shownId === null ? {} : { id: shownId };
+  if (longer) body.longer = true;
   let data;
   try {
     data = await request("POST", "/api/review", body);
@@ -274,9 +276,14 @@ export async function openReview(id = null, from = "end") {
   keepReview(reviewKey(shownId), data);
   if ($("dlg-review").open) {
     setReviewDoc(data);
-    showDone(showMove);
+    showDone(showMove, lookLonger);
     say(data.story);
   }
+}
+
+// The review shown, made anew with more time.
+function lookLonger() {
+  openReview(app.review.id, app.review.from, { longer: true });
 }
 
 function refreshState() {
@@ -294,7 +301,7 @@ function showMove(n) {
   closeDialog("dlg-review");
   openReviewViewer(doc, n, () => {
     openDialog("dlg-review");
-    showDone(showMove);
+    showDone(showMove, lookLonger);
   });
 }
 

@@ -60,7 +60,7 @@ export function showProgress(data) {
 }
 
 // -------------------------------------------------------------- the review
-export function showDone(onMove) {
+export function showDone(onMove, onLonger) {
   const doc = app.review.doc;
   const review = doc.review;
   $("review-game").textContent = t("{deal} · {rules} · score {score}", { deal: doc.deal, rules: doc.rules, score: review.final_score });
@@ -79,6 +79,18 @@ export function showDone(onMove) {
     if (mark) onMove(Number(mark.dataset.n));
   });
   const parts = [story, figure];
+  // values left open: said under the chart, with the offer to look longer for them
+  const share = Number(doc.proven_share);
+  if (share < 1) {
+    const percent = new Intl.NumberFormat(app.settings.lang || "en", { style: "percent" }).format(share);
+    const note = Object.assign(document.createElement("p"), { className: "note open-values", textContent: t("{share} of the values are proven; the others are the best lines found in the time allowed.", { share: percent }) });
+    parts.push(note);
+    if (onLonger) {
+      const longer = Object.assign(document.createElement("button"), { type: "button", id: "review-longer", textContent: t("Look longer") });
+      longer.addEventListener("click", () => onLonger());
+      note.append(" ", longer);
+    }
+  }
   const costly = doc.costly || [];
   parts.push(Object.assign(document.createElement("h3"), { textContent: t("Moves that cost cards") }));
   if (!costly.length) {
@@ -101,11 +113,6 @@ export function showDone(onMove) {
       list.append(item);
     }
     parts.push(list);
-  }
-  const share = Number(doc.proven_share);
-  if (share < 1) {
-    const percent = new Intl.NumberFormat(app.settings.lang || "en", { style: "percent" }).format(share);
-    parts.push(Object.assign(document.createElement("p"), { className: "note", textContent: t("{share} of the values are proven; the others are the best lines found in the time allowed.", { share: percent }) }));
   }
   $("review-body").replaceChildren(...parts);
   drawChart();

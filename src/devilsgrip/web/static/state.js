@@ -165,6 +165,12 @@ export function keepReview(key, doc) {
   app.reviews.set(key, doc);
 }
 
+// A game's review as kept in every language (it is being made anew).
+export function forgetReview(id) {
+  const prefix = reviewKey(id).split("|")[0] + "|";
+  for (const key of [...app.reviews.keys()]) if (key.startsWith(prefix)) app.reviews.delete(key);
+}
+
 // ----------------------------------------------------------- reading it
 export const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
