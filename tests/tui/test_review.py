@@ -187,3 +187,53 @@ def test_a_game_that_ended_is_reviewed_from_the_grid_too(
             assert len(made) == 1
 
     asyncio.run(scenario())
+
+
+def test_a_review_that_left_values_open_looks_longer_with_l(store: Store) -> None:
+    """A review of 0.5 s leaves values open in deal 143's greedy game: its dialog offers
+    ``l``, which reviews the game anew with six times the time (counted as it runs) and
+    keeps the review that proves more; a review with every value proven offers nothing
+    (the dialog's keys in the tests above)."""
+    moves = play_game(Game(143), "greedy").move_stack
+
+    async def scenario() -> None:
+        app = DevilsGripApp(store, number=143, flourish_delay=0.0, dialog_guard=0.0,
+                            solve_time=0.5)
+        async with app.run_test(size=(100, 40)) as pilot:
+            screen = await _play_to_its_end(pilot, app, moves)
+            said: list[str] = []
+            say = screen.say
+
+            def recorded(message: str, *, error: bool = False) -> None:
+                said.append(message)
+                say(message, error=error)
+
+            screen.say = recorded  # type: ignore[method-assign]
+            await pilot.press("v")
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            review = app.screen
+            assert isinstance(review, ReviewScreen) and review.open_values
+            keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
+            assert keys == ["Enter: that move on the grid", "l: look longer",
+                            "Esc: back to the game"]
+            game_id = screen.table.session.game_id
+            assert game_id is not None
+            first = store.review(game_id)
+            assert first is not None
+            await pilot.press("l")
+            await until(pilot, lambda: isinstance(app.screen, GameScreen))
+            await until(pilot, lambda: any(text.endswith(" s of at most 3 s") for text in said))
+            await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            kept = store.review(game_id)
+            assert kept is not None
+
+            def proven(data: dict[str, object]) -> int:
+                moves = data["moves"]
+                assert isinstance(moves, list)
+                return sum(bool(m["proven"]) for m in moves)
+
+            assert proven(kept) >= proven(first)
+            await pilot.press("escape")
+            assert isinstance(app.screen, GameScreen)
+
+    asyncio.run(scenario())

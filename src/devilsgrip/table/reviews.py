@@ -18,6 +18,10 @@ from devilsgrip import codes
 from devilsgrip.table.places import Place, move_arrow
 from devilsgrip.table.words import Words, _move_words, sentence
 
+LONGER_REVIEW: Final = 6.0
+"""How many times the usual time a review made anew gets, where the player asks to look
+longer at a review that left values open (every screen offers it)."""
+
 
 def _move_phrase(effect: MoveEffect, words: Words) -> str:
     """A move as a phrase inside a sentence ("dealing 2♠, 8♥, 2♥", "10♣ from b2 onto 7♣

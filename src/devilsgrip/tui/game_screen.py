@@ -44,8 +44,10 @@ from devilsgrip.i18n import N_, _
 from devilsgrip.table import DEAL, REDEAL, STOCK, TALON, Event, Guide, Place, Words
 from devilsgrip.table.controller import ACTIONS, HintJob, Outcome, Refusal, Table, search_hint
 from devilsgrip.table.lines import LineStep, best_line_steps, review_steps
+from devilsgrip.table.reviews import LONGER_REVIEW
 from devilsgrip.tui.places import PLACES, step
 from devilsgrip.tui.screens import (
+    LOOK_LONGER,
     ConfirmScreen,
     DailyScreen,
     DealNumberScreen,
@@ -129,6 +131,8 @@ class _ReviewRun:
     timer: Timer
     game: int | None = None
     """The stored game reviewed when it is not the one on screen (one of the history)."""
+    limit: float = 0.0
+    """The most time it may take, in seconds."""
 
 
 class Shown(NamedTuple):
@@ -873,14 +877,18 @@ class GameScreen(Screen[None]):
         bubble = False
 
         def __init__(self, story: str, rows: list[str], steps: list[LineStep],
-                     token: int, game: int | None = None) -> None:
+                     token: int, game: int | None = None, *, open_values: bool = False,
+                     controller: Table | None = None) -> None:
             super().__init__()
             self.story, self.rows, self.steps, self.token = story, rows, steps, token
             self.game = game
+            self.open_values = open_values
+            self.controller = controller
 
-    def show_review(self, other: Table | None = None) -> None:
+    def show_review(self, other: Table | None = None, *, longer: bool = False) -> None:
         """Where the game lost its cards: the game on screen (one that has ended: it is
-        final from then on), or ``other``'s, a finished game of the history."""
+        final from then on), or ``other``'s, a finished game of the history.  ``longer``:
+        review it anew with more time (its review left values open)."""
         controller = self.table if other is None else other
         game = None if other is None else other.session.game_id
         run = self._review_run
@@ -888,16 +896,22 @@ class GameScreen(Screen[None]):
             self._review_tick()  # already being worked out: how far it is
             return
         try:
-            controller.review_start()  # at once: the keys shown are those of a final game
+            # at once: the keys shown are those of a final game
+            if longer:
+                controller.review_again_start()
+            else:
+                controller.review_start()
         except Refusal as refusal:
             self.refuse(refusal)
             return
         self.sync()
         self.say(_("Reviewing the game…"))
         self._end_review_run()
+        limit = self.solve_time * (LONGER_REVIEW if longer else 1.0)
         self._review_run = _ReviewRun(self._token, time.monotonic(), self.said,
-                                      self.set_interval(REVIEW_TICK, self._review_tick), game)
-        self.compute_review(controller, self._token, game)
+                                      self.set_interval(REVIEW_TICK, self._review_tick), game,
+                                      limit)
+        self.compute_review(controller, self._token, game, again=longer)
 
     def _review_tick(self) -> None:
         """The review's progress, as the time passes (one of its searches may take
@@ -909,7 +923,7 @@ class GameScreen(Screen[None]):
         if self.said != run.said:
             return  # the player did something else meanwhile: leave that said
         elapsed = time.monotonic() - run.began
-        self.say(table.say_review_progress(elapsed, self.solve_time, Words()))
+        self.say(table.say_review_progress(elapsed, run.limit, Words()))
         run.said = self.said
 
     def _end_review_run(self, token: int | None = None) -> None:
@@ -921,11 +935,13 @@ class GameScreen(Screen[None]):
         run.timer.stop()
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
-    def compute_review(self, controller: Table, token: int, game: int | None = None) -> None:
+    def compute_review(self, controller: Table, token: int, game: int | None = None,
+                       *, again: bool = False) -> None:
         session = controller.session
         try:
             # its progress is told by the screen's timer (_review_tick): the seconds
-            review = controller.review(time_limit=self.solve_time)
+            review = controller.review(
+                time_limit=self.solve_time * (LONGER_REVIEW if again else 1.0), again=again)
         except Exception:  # a failing review must not end the game
             self.post_message(self.SearchFailed(token, "review"))
             return
@@ -933,7 +949,9 @@ class GameScreen(Screen[None]):
         story = table.say_review(review, session.game, words)
         rows = [m.line for m in table.costly_moves(review, session.game, words)]
         steps = review_steps(session.game, review, words)
-        self.post_message(self.ReviewFound(story, rows, steps, token, game))
+        self.post_message(self.ReviewFound(story, rows, steps, token, game,
+                                           open_values=review.proven_share < 1,
+                                           controller=controller))
 
     @on(ReviewFound)
     def _review_found(self, message: ReviewFound) -> None:
@@ -948,17 +966,26 @@ class GameScreen(Screen[None]):
         steps = message.steps
         costly = [i for i, step in enumerate(steps) if step.played]
 
+        open_values = message.open_values
+
         def chosen(row: int | None) -> None:
-            """A costly move chosen in the list: the game shown at it, on the grid."""
+            """A costly move chosen in the list: the game shown at it, on the grid; or the
+            review asked for anew, with more time."""
+            if row == LOOK_LONGER:
+                self.show_review(None if message.game is None else message.controller,
+                                 longer=True)
+                return
             if row is None or row >= len(costly):
                 return
             self.open_dialog(LineViewer(steps, _("Review of this game"), start=costly[row],
                                         four_colour=self.four_colour),
                              lambda _closed: self.open_dialog(
-                                 ReviewScreen(message.story, message.rows, chosen=row),
+                                 ReviewScreen(message.story, message.rows, chosen=row,
+                                              open_values=open_values),
                                  chosen))
 
-        self.open_dialog(ReviewScreen(message.story, message.rows), chosen)
+        self.open_dialog(ReviewScreen(message.story, message.rows, open_values=open_values),
+                         chosen)
 
     # ------------------------------------------------------------ best line
     def show_best_line(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Final, Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -146,19 +146,28 @@ class GameOverScreen(ModalScreen[str]):
         self.dismiss(choice)
 
 
+LOOK_LONGER: Final = -1
+"""What the review dialog answers when the player asks to look longer."""
+
+
 class ReviewScreen(ModalScreen[int | None]):
     """A game's review: its story and the moves that cost cards; dismissed with the
-    index of the move chosen (the game screen then shows it on the grid), or None."""
+    index of the move chosen (the game screen then shows it on the grid),
+    :data:`LOOK_LONGER` (``l``, where values were left open), or None."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False),
+                                             Binding("l", "longer", show=False)]
 
-    def __init__(self, story: str, rows: Sequence[str], *, chosen: int = 0) -> None:
+    def __init__(self, story: str, rows: Sequence[str], *, chosen: int = 0,
+                 open_values: bool = False) -> None:
         """``rows``: for each costly move, its line in the list; ``chosen``: the one
-        highlighted first."""
+        highlighted first; ``open_values``: the review left values unproven (``l`` then
+        asks for it anew, with more time)."""
         super().__init__(classes="dialog-screen")
         self.story = story
         self.rows = list(rows)
         self.chosen = chosen
+        self.open_values = open_values
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
@@ -169,8 +178,10 @@ class ReviewScreen(ModalScreen[int | None]):
                 yield OptionList(*(Option(line, id=f"cost-{k}")
                                    for k, line in enumerate(self.rows)), id="review-list")
             keys = (_("Enter: that move on the grid   Esc: back to the game")
-                    if self.rows else _("Esc: back to the game"))
-            yield Packed(keys.split("   "), classes="dialog-keys")
+                    if self.rows else _("Esc: back to the game")).split("   ")
+            if self.open_values:
+                keys.insert(-1, _("l: look longer"))
+            yield Packed(keys, classes="dialog-keys")
 
     def on_mount(self) -> None:
         if self.rows:
@@ -184,6 +195,10 @@ class ReviewScreen(ModalScreen[int | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_longer(self) -> None:
+        if self.open_values:
+            self.dismiss(LOOK_LONGER)
 
 
 class ConfirmScreen(ModalScreen[bool]):

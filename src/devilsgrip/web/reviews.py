@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 from devilsgrip import codes
 from devilsgrip.i18n import N_
 from devilsgrip.table.controller import Table
+from devilsgrip.table.reviews import LONGER_REVIEW
 from devilsgrip.table.stored import finished_table
 from devilsgrip.web.browsers import Browser, WebState
 from devilsgrip.web.jobs import ReviewJob
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
 
 REVIEWS_KEPT: Final = 4
 """Reviews a browser keeps in memory (the store keeps every finished one)."""
-LONGER_REVIEW: Final = 6.0
-"""How many times the usual time a review made anew gets (asked for where a review left
-values open)."""
 
 
 def jobs(browser: Browser) -> OrderedDict[int | None, ReviewJob]:
