@@ -23,8 +23,6 @@ class ReviewJob:
     game: Game
     """The game reviewed (final: it no longer changes)."""
     limit: float
-    again: bool = False
-    """A review made anew, with more time (the kept one left values open)."""
     began: float = field(default_factory=time.monotonic)
     done: int = 0
     total: int = 0

@@ -71,7 +71,7 @@ def start_review(web: WebState, browser: Browser, controller: Table, *,
     ``again``: anew, with :data:`LONGER_REVIEW` times the usual time (the better of the
     two reviews is kept)."""
     limit = web.options.review_time * (LONGER_REVIEW if again else 1.0)
-    job = ReviewJob(controller.session.game_id, controller.game, limit, again=again)
+    job = ReviewJob(controller.session.game_id, controller.game, limit)
 
     def work() -> Review:
         return controller.review(time_limit=job.limit, progress=job.progress,
