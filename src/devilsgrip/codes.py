@@ -263,6 +263,8 @@ SOLVER_TIMEOUT: Final = "solver-timeout"
 """The solver ran out of time."""
 HINT_TIMEOUT: Final = "hint-timeout"
 """No hint in time: the machine was too busy."""
+REVIEW_BUSY: Final = "review-busy"
+"""A longer review asked for while another one of this browser runs."""
 METHOD_NOT_ALLOWED: Final = "method-not-allowed"
 """An address asked with a method it does not take."""
 NOT_FOUND: Final = "not-found"
@@ -296,7 +298,7 @@ OWN_SENTENCE: Final = frozenset({
     CLIENT_GONE, BAD_JSON, BAD_TEXT,
     UNKNOWN_FIELD, BAD_FIELD, MISSING_FIELD, GAME_AND_DECK, BAD_GAME_NUMBER, BAD_GAME_ID,
     NO_SUCH_GAME, BAD_ANIMATION, BAD_LANGUAGE, PAIRING_OFF, PAIRING_WRONG, SOLVER_TIMEOUT,
-    HINT_TIMEOUT, METHOD_NOT_ALLOWED, NOT_FOUND, SERVER_ERROR, BAD_HOST, CROSS_SITE,
+    HINT_TIMEOUT, REVIEW_BUSY, METHOD_NOT_ALLOWED, NOT_FOUND, SERVER_ERROR, BAD_HOST, CROSS_SITE,
     ORIGIN_MISSING, ORIGIN_NOT_ALLOWED, BAD_LENGTH, NOT_SAVING, RECORDS_DAMAGED,
     FILE_EXISTS, FILE_UNREADABLE, FILE_UNWRITABLE,
 })

@@ -219,6 +219,29 @@ def test_a_longer_look_reviews_anew_where_values_are_left_open(
     assert client.post("/api/review").json() == second
 
 
+def test_a_browser_runs_one_longer_review_at_a_time(
+        tmp_path: Path, make_client: MakeClient) -> None:
+    """A longer review takes a minute of the solver's pool: while one of a browser runs,
+    its longer review of another game is refused (nothing starts); once it ends, it may."""
+    moves = greedy(143, "classic")
+    client = make_client(db=tmp_path / "busy.sqlite3", game=143, review_time=0.5)
+    play(client, moves)
+    client.post("/api/review")
+    until_done(client)
+    first = client.get("/api/game").json()["game"]["id"]
+    client.post("/api/new", json={"game": 20})
+    play(client, greedy(20, "classic"))
+    client.post("/api/review")
+    assert until_done(client)["proven_share"] < 1
+    running = client.post("/api/review", json={"id": first, "longer": True}).json()
+    assert running["status"] == "running" and running["limit"] == pytest.approx(3.0)
+    assert refused(client.post("/api/review", json={"longer": True}), 409) == "review-busy"
+    until_done(client, f"?id={first}")
+    again = client.post("/api/review", json={"longer": True})
+    assert again.status_code == 200 and again.json()["status"] in ("running", "done")
+    until_done(client)
+
+
 def test_no_longer_look_where_every_value_is_proven(make_client: MakeClient,
                                                      tmp_path: Path) -> None:
     client = make_client(db=tmp_path / "proven.sqlite3", game=1, review_time=1.0)

@@ -792,6 +792,9 @@ def post_review(web: WebState, browser: Browser, call: Call, tr: Tr) -> dict[str
         job = reviews.kept_job(browser, game_id)
         task = None if job is None else job.task
         if longer and (task is None or task.done()):
+            if reviews.longer_running(browser):
+                raise WebError(409, codes.REVIEW_BUSY, N_(
+                    "a longer review is running already: this one can start once it ends"))
             controller = reviews.controller_for(web, browser, game_id)
             controller.review_again_start(None if task is None else task.result())
             job = reviews.start_review(web, browser, controller, again=True)

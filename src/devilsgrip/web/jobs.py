@@ -23,6 +23,8 @@ class ReviewJob:
     game: Game
     """The game reviewed (final: it no longer changes)."""
     limit: float
+    longer: bool = False
+    """Made anew with more time (a browser runs one such review at a time)."""
     began: float = field(default_factory=time.monotonic)
     done: int = 0
     total: int = 0

@@ -35,6 +35,13 @@ def _no_such_game() -> WebError:
     return WebError(404, codes.NO_SUCH_GAME, N_("there is no such game among your games"))
 
 
+def longer_running(browser: Browser) -> bool:
+    """Whether a longer review of this browser is running (it runs one at a time: a minute
+    of the solver's pool each)."""
+    return any(job.longer and job.task is not None and not job.task.done()
+               for job in jobs(browser).values())
+
+
 def kept_job(browser: Browser, game_id: int | None) -> ReviewJob | None:
     """The browser's review of that game already made or in the making, if any."""
     current = browser.table.session
@@ -71,7 +78,7 @@ def start_review(web: WebState, browser: Browser, controller: Table, *,
     ``again``: anew, with :data:`LONGER_REVIEW` times the usual time (the better of the
     two reviews is kept)."""
     limit = web.options.review_time * (LONGER_REVIEW if again else 1.0)
-    job = ReviewJob(controller.session.game_id, controller.game, limit)
+    job = ReviewJob(controller.session.game_id, controller.game, limit, longer=again)
 
     def work() -> Review:
         return controller.review(time_limit=job.limit, progress=job.progress,
