@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -79,6 +79,22 @@ def finished_page(make_context: Callable[..., BrowserContext], server_url: str,
     ready(page)
     page.locator("#dlg-end").wait_for(state="visible")
     return page
+
+
+def review_from_its_end(page: Page, number: int, moves: Sequence[str], *,
+                        give_up: bool = False) -> None:
+    """Deal ``number`` played through the API (``moves``, then given up if asked), the page
+    loaded again, and the review opened from its end dialog, its chart drawn."""
+    fetch(page, "POST", "/api/new", {"game": number})
+    page.evaluate("""moves => (async () => { for (const move of moves) await fetch('/api/move',
+        {method: 'POST', headers: {'Content-Type': 'application/json'},
+         body: JSON.stringify({move})}); })()""", list(moves))
+    if give_up:
+        fetch(page, "POST", "/api/giveup")
+    page.reload()
+    ready(page)
+    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
+    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
 
 
 def axe(page: Page) -> list[dict[str, Any]]:
@@ -288,15 +304,7 @@ def test_a_game_given_up_shows_where_it_ended_above_the_best_line(
     page = make_context(width, height).new_page()
     page.goto(server_url + "/")
     ready(page)
-    fetch(page, "POST", "/api/new", {"game": 1})
-    for move in ("d", "d"):
-        fetch(page, "POST", "/api/move", {"move": move})
-    fetch(page, "POST", "/api/giveup")
-    page.reload()
-    ready(page)
-    page.locator("#dlg-end").wait_for(state="visible")
-    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
-    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    review_from_its_end(page, 1, ("d", "d"), give_up=True)
     mark = page.locator("#review-chart .ended")
     assert mark.count() == 1
     assert page.locator("#review-chart .ended-label").text_content() == "ended at 72"
@@ -322,15 +330,7 @@ def test_a_review_that_left_values_open_looks_longer_when_asked(
     page = make_context(390, 844).new_page()
     page.goto(server.url + "/")
     ready(page)
-    fetch(page, "POST", "/api/new", {"game": 143})
-    moves = [m.text() for m in play_game(Game(143), "greedy").move_stack]
-    page.evaluate("""moves => (async () => { for (const move of moves) await fetch('/api/move',
-        {method: 'POST', headers: {'Content-Type': 'application/json'},
-         body: JSON.stringify({move})}); })()""", moves)
-    page.reload()
-    ready(page)
-    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
-    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    review_from_its_end(page, 143, [m.text() for m in play_game(Game(143), "greedy").move_stack])
     first = fetch(page, "GET", "/api/review")
     assert first["proven_share"] < 1
     button = page.locator("p.open-values #review-longer")
@@ -346,12 +346,5 @@ def test_a_review_that_left_values_open_looks_longer_when_asked(
     shown = page.locator("p.open-values")
     assert (shown.count() == 0) == (second["proven_share"] == 1)
     # a game whose review proves every value: no offer
-    fetch(page, "POST", "/api/new", {"game": 1})
-    for move in ("d", "d"):
-        fetch(page, "POST", "/api/move", {"move": move})
-    fetch(page, "POST", "/api/giveup")
-    page.reload()
-    ready(page)
-    page.locator("#dlg-end").get_by_role("button", name="Review this game").click()
-    page.locator("#review-chart svg").wait_for(state="visible", timeout=60_000)
+    review_from_its_end(page, 1, ("d", "d"), give_up=True)
     assert page.locator("#review-longer").count() == 0

@@ -911,7 +911,7 @@ class GameScreen(Screen[None]):
         self._review_run = _ReviewRun(self._token, time.monotonic(), self.said,
                                       self.set_interval(REVIEW_TICK, self._review_tick), game,
                                       limit)
-        self.compute_review(controller, self._token, game, again=longer)
+        self.compute_review(controller, self._token, game, limit=limit, again=longer)
 
     def _review_tick(self) -> None:
         """The review's progress, as the time passes (one of its searches may take
@@ -936,12 +936,11 @@ class GameScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def compute_review(self, controller: Table, token: int, game: int | None = None,
-                       *, again: bool = False) -> None:
+                       *, limit: float, again: bool = False) -> None:
         session = controller.session
         try:
             # its progress is told by the screen's timer (_review_tick): the seconds
-            review = controller.review(
-                time_limit=self.solve_time * (LONGER_REVIEW if again else 1.0), again=again)
+            review = controller.review(time_limit=limit, again=again)
         except Exception:  # a failing review must not end the game
             self.post_message(self.SearchFailed(token, "review"))
             return
