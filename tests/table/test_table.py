@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -486,3 +487,22 @@ def test_a_game_given_up_tells_what_was_still_possible(lang: str) -> None:
     assert words.gettext("It was given up before its first move.") not in \
         table.say_review(review, played, words)
     assert "given up" not in table.say_review(review, played, Words("en"))
+
+
+def test_a_review_says_how_much_of_it_is_proven_where_values_are_open() -> None:
+    """The share of values proven, as a percentage in the player's language, where some
+    are only the best lines found; nothing where every value is proven."""
+    from devilsgrip.review import MoveReview, Review
+
+    moves = [MoveReview(1, "d", 0, True, 0, None, None),
+             MoveReview(2, "d", 3, False, 3, None, None),
+             MoveReview(3, "d", 3, True, 0, None, None)]
+    review = Review("classic", 3, 0, True, moves)
+    assert review.proven_share == 0.75
+    assert table.say_open_values(review, Words("en")) == (
+        "75% of the values are proven; the others are the best lines found in the time "
+        "allowed.")
+    french = table.say_open_values(review, Words("fr"))
+    assert french is not None and french.startswith("75\xa0% des valeurs")
+    proven = Review("classic", 3, 0, True, [replace(m, proven=True) for m in moves])
+    assert table.say_open_values(proven, Words("en")) is None

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Sequence
 
 import pytest
 from pilot_waits import until
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
 from devilsgrip.game import Game
 from devilsgrip.notation import Move
@@ -57,6 +58,7 @@ def test_a_game_over_is_reviewed_from_its_end_dialog(store: Store) -> None:
             assert review.rows
             keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
             assert keys == ["Enter: that move on the grid", "Esc: back to the game"]
+            assert not review.query("#review-open")  # every value proven: nothing to say
             assert review.query_one(OptionList).option_count == len(review.rows)
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, LineViewer))
@@ -213,6 +215,10 @@ def test_a_review_that_left_values_open_looks_longer_with_l(store: Store) -> Non
             await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
             review = app.screen
             assert isinstance(review, ReviewScreen) and review.open_values
+            # how much is proven, as the page says it under its chart
+            note = str(review.query_one("#review-open", Static).render())
+            assert re.fullmatch(r"\d+% of the values are proven; the others are the best "
+                                r"lines found in the time allowed\.", note), note
             keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
             assert keys == ["Enter: that move on the grid", "l: look longer",
                             "Esc: back to the game"]

@@ -184,6 +184,9 @@ from devilsgrip.table.reviews import (
     review_share as review_share,
 )
 from devilsgrip.table.reviews import (
+    say_open_values as say_open_values,
+)
+from devilsgrip.table.reviews import (
     say_review as say_review,
 )
 from devilsgrip.table.reviews import (

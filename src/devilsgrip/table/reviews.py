@@ -108,6 +108,16 @@ def say_review(review: Review, game: Game, words: Words) -> str:
     return " ".join(parts)
 
 
+def say_open_values(review: Review, words: Words) -> str | None:
+    """How much of a review is proven, where some of its values are only the best lines
+    found (None where every value is proven): the sentence the page shows under its chart."""
+    if review.proven_share >= 1.0:
+        return None
+    return words.gettext("{share} of the values are proven; the others are the best lines "
+                         "found in the time allowed.").format(
+                             share=words.percent(review.proven_share))
+
+
 def _given_up_words(review: Review, words: Words) -> list[str]:
     """What was still possible when the player gave the game up, if better than its end
     (a line found is a line that can be played: "possible" holds proven or not)."""

@@ -877,12 +877,12 @@ class GameScreen(Screen[None]):
         bubble = False
 
         def __init__(self, story: str, rows: list[str], steps: list[LineStep],
-                     token: int, game: int | None = None, *, open_values: bool = False,
+                     token: int, game: int | None = None, *, open_note: str | None = None,
                      controller: Table | None = None) -> None:
             super().__init__()
             self.story, self.rows, self.steps, self.token = story, rows, steps, token
             self.game = game
-            self.open_values = open_values
+            self.open_note = open_note
             self.controller = controller
 
     def show_review(self, other: Table | None = None, *, longer: bool = False) -> None:
@@ -949,7 +949,7 @@ class GameScreen(Screen[None]):
         rows = [m.line for m in table.costly_moves(review, session.game, words)]
         steps = review_steps(session.game, review, words)
         self.post_message(self.ReviewFound(story, rows, steps, token, game,
-                                           open_values=review.proven_share < 1,
+                                           open_note=table.say_open_values(review, words),
                                            controller=controller))
 
     @on(ReviewFound)
@@ -965,7 +965,7 @@ class GameScreen(Screen[None]):
         steps = message.steps
         costly = [i for i, step in enumerate(steps) if step.played]
 
-        open_values = message.open_values
+        open_note = message.open_note
 
         def chosen(row: int | None) -> None:
             """A costly move chosen in the list: the game shown at it, on the grid; or the
@@ -980,10 +980,10 @@ class GameScreen(Screen[None]):
                                         four_colour=self.four_colour),
                              lambda _closed: self.open_dialog(
                                  ReviewScreen(message.story, message.rows, chosen=row,
-                                              open_values=open_values),
+                                              open_note=open_note),
                                  chosen))
 
-        self.open_dialog(ReviewScreen(message.story, message.rows, open_values=open_values),
+        self.open_dialog(ReviewScreen(message.story, message.rows, open_note=open_note),
                          chosen)
 
     # ------------------------------------------------------------ best line

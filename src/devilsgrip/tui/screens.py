@@ -159,20 +159,28 @@ class ReviewScreen(ModalScreen[int | None]):
                                              Binding("l", "longer", show=False)]
 
     def __init__(self, story: str, rows: Sequence[str], *, chosen: int = 0,
-                 open_values: bool = False) -> None:
+                 open_note: str | None = None) -> None:
         """``rows``: for each costly move, its line in the list; ``chosen``: the one
-        highlighted first; ``open_values``: the review left values unproven (``l`` then
-        asks for it anew, with more time)."""
+        highlighted first; ``open_note``: where the review left values unproven, how
+        much of it is proven (shown under the story; ``l`` then asks for it anew, with
+        more time)."""
         super().__init__(classes="dialog-screen")
         self.story = story
         self.rows = list(rows)
         self.chosen = chosen
-        self.open_values = open_values
+        self.open_note = open_note
+
+    @property
+    def open_values(self) -> bool:
+        """Whether the review left values unproven."""
+        return self.open_note is not None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="review", classes="dialog"):
             yield Static(_("Review of this game"), classes="dialog-title")
             yield Static(self.story, id="review-story")
+            if self.open_note is not None:
+                yield Static(self.open_note, id="review-open")
             if self.rows:
                 yield Static(_("Moves that cost cards:"), classes="review-head")
                 yield OptionList(*(Option(line, id=f"cost-{k}")
