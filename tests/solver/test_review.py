@@ -403,3 +403,48 @@ def test_the_command_line_shows_the_time_as_every_screen_does(
     line.close()
     gone = capsys.readouterr().err.split("\r")
     assert not "".join(gone[-2:]).strip()  # the line is blank after the review
+
+
+def test_a_review_tells_the_least_each_value_is_proven_to_be() -> None:
+    """A proven value holds from its position on (no value falls along a game); a value
+    only found raises nothing."""
+    from devilsgrip.review import MoveReview
+
+    review = Review("classic", 5, 0, False, [
+        MoveReview(1, "d", 0, True, 0, None, None),
+        MoveReview(2, "d", 2, False, 2, "x", None),
+        MoveReview(3, "d", 3, True, 1, None, None),
+        MoveReview(4, "d", 3, False, 0, None, None),
+        MoveReview(5, "d", 5, True, 2, "y", None)])
+    assert review.floors() == [0, 0, 0, 3, 3, 5]
+
+
+def test_a_review_made_again_takes_what_an_earlier_one_proved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches that find the best lines but prove nothing leave the values of a classic
+    game open; told what an earlier review proved, a review proves each line found that
+    reaches it, with the same values."""
+    from dataclasses import replace
+
+    import devilsgrip.review
+    import devilsgrip.solver.portfolio
+
+    game = play_game(Game(7), "greedy")
+    earlier = review_game(game, time_limit=10.0, judge=False)
+    assert earlier.proven_share == 1.0
+    monkeypatch.setattr(devilsgrip.solver.portfolio, "beside_possible", lambda: False)
+    real_solve = devilsgrip.review.solve
+
+    def unproven(*args: Any, **kwargs: Any) -> Any:
+        return replace(real_solve(*args, **kwargs), proven=False, bound=0)
+
+    monkeypatch.setattr(devilsgrip.review, "solve", unproven)
+    alone = review_game(game, time_limit=10.0, judge=False)
+    again = review_game(game, time_limit=10.0, judge=False, known_floors=earlier.floors())
+    assert alone.proven_share < 1.0  # the wins and the end only
+    assert again.proven_share == 1.0
+    values = [earlier.start_best, *(m.best for m in earlier.moves)]
+    assert [again.start_best, *(m.best for m in again.moves)] == values
+    _consistent(again, game)
+    with pytest.raises(ValueError, match="known_floors"):
+        review_game(game, time_limit=1.0, judge=False, known_floors=[0])

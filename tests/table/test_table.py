@@ -290,10 +290,18 @@ def test_a_review_made_again_keeps_the_one_that_proves_more(
         # a review anew that proves fewer values (a busy machine) leaves the kept one
         worse = replace(longer, start_proven=False,
                         moves=[replace(m, proven=False) for m in longer.moves])
-        monkeypatch.setattr(devilsgrip.review, "review_game", lambda *a, **k: worse)
+        asked: dict[str, object] = {}
+
+        def made(*args: object, **kwargs: object) -> object:
+            asked.update(kwargs)
+            return worse
+
+        monkeypatch.setattr(devilsgrip.review, "review_game", made)
         assert table.review_session(session, time_limit=1.0, again=True).to_dict() == \
             longer.to_dict()
         assert store.review(session.game_id) == longer.to_dict()
+        # and it was told what the kept review proved
+        assert asked["known_floors"] == longer.floors()
 
 
 def test_moves_as_arrows_and_costly_moves_in_words() -> None:
