@@ -11,6 +11,7 @@ from typing import Final, Literal
 from devilsgrip.cli_support import fail, file_path, game_number, language, whole_number
 from devilsgrip.game import Game
 from devilsgrip.i18n import _
+from devilsgrip.machine import machine_megabytes
 
 
 def add_language_option(parser: argparse.ArgumentParser) -> None:
@@ -26,11 +27,8 @@ MEMORY_MOST: Final = 1 << 20
 def memory_most() -> int:
     """The most ``--memory`` may ask, in MiB: the machine's memory where it can be read (a
     table that outgrew it would leave the machine swapping), else :data:`MEMORY_MOST`."""
-    try:
-        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
-        return MEMORY_MOST
-    return max(16, min(MEMORY_MOST, pages // 2 ** 20)) if pages > 0 else MEMORY_MOST
+    machine = machine_megabytes()
+    return MEMORY_MOST if machine is None else max(16, min(MEMORY_MOST, machine))
 
 
 def add_memory_option(parser: argparse.ArgumentParser) -> None:
