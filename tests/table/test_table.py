@@ -274,6 +274,7 @@ def test_a_review_made_again_keeps_the_one_that_proves_more(
 
     import devilsgrip.review
     from devilsgrip.solver import play_game
+    from devilsgrip.solver.search import entries_within
     from devilsgrip.store import Store
 
     with Store.open(tmp_path / "g.sqlite3") as store:
@@ -300,8 +301,9 @@ def test_a_review_made_again_keeps_the_one_that_proves_more(
         assert table.review_session(session, time_limit=1.0, again=True).to_dict() == \
             longer.to_dict()
         assert store.review(session.game_id) == longer.to_dict()
-        # and it was told what the kept review proved
+        # and it was told what the kept review proved, and given room for long proofs
         assert asked["known_floors"] == longer.floors()
+        assert asked["table_entries"] == entries_within(table.longer_review_memory())
 
 
 def test_moves_as_arrows_and_costly_moves_in_words() -> None:
@@ -514,3 +516,23 @@ def test_a_review_says_how_much_of_it_is_proven_where_values_are_open() -> None:
     assert french is not None and french.startswith("75\xa0% des valeurs")
     proven = Review("classic", 3, 0, True, [replace(m, proven=True) for m in moves])
     assert table.say_open_values(proven, Words("en")) is None
+
+
+def test_a_longer_look_gets_a_larger_table_where_the_machine_has_room(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sixteenth of the machine's memory, at most LONGER_REVIEW_MEMORY; the default table
+    where that is no more, where the memory is not told, or with the pure-Python core."""
+    from devilsgrip.solver import core
+    from devilsgrip.table import reviews
+
+    def machine(mib: int | None) -> int | None:
+        monkeypatch.setattr(reviews, "machine_megabytes", lambda: mib)
+        return reviews.longer_review_memory()
+
+    if core.compiled() is not None:
+        assert machine(24 * 1024) == reviews.LONGER_REVIEW_MEMORY
+        assert machine(8 * 1024) == 512
+    assert machine(2 * 1024) is None  # 128 MiB: less than the default table
+    assert machine(None) is None
+    monkeypatch.setattr(core, "compiled", lambda: None)
+    assert machine(24 * 1024) is None

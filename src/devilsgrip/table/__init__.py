@@ -166,6 +166,9 @@ from devilsgrip.table.reviews import (
     costly_moves as costly_moves,
 )
 from devilsgrip.table.reviews import (
+    longer_review_memory as longer_review_memory,
+)
+from devilsgrip.table.reviews import (
     position_text as position_text,
 )
 from devilsgrip.table.reviews import (
