@@ -114,16 +114,6 @@ class Review:
         values = [self.start_proven, *(m.proven for m in self.moves)]
         return sum(values) / len(values)
 
-    def floors(self) -> list[int]:
-        """The least each position's value (the deal, then after each move) is proven to
-        be: a proven value holds from there on, as no value ever falls along a game."""
-        floors, least = [], 0
-        for best, proven in ((self.start_best, self.start_proven),
-                             *((m.best, m.proven) for m in self.moves)):
-            least = max(least, best) if proven else least
-            floors.append(least)
-        return floors
-
     def to_dict(self) -> dict[str, Any]:
         """The review as JSON-ready data (:meth:`from_dict` reads it back)."""
         return {
@@ -191,7 +181,6 @@ def review_game(
     sketch: Sketch | None = None,
     seed: int = 0,
     table_entries: int | None = None,
-    known_floors: Sequence[int] | None = None,
 ) -> Review:
     """Review ``game`` (its move stack from its start) within ``time_limit`` seconds.
 
@@ -200,10 +189,7 @@ def review_game(
     how far the review is, ``sketch`` the values found so far (the first results).
     ``table_entries``: the positions the table its searches share may hold, and so may
     the win search's beside it (the running core's default when None; see
-    :func:`~devilsgrip.solver.search.entries_within`).  ``known_floors``: the least each
-    position's value was proven to be by an earlier review of the same game
-    (:meth:`Review.floors`): a line found that reaches it is proven at once, so a review
-    made again with more time spends it on the values the earlier one left open.
+    :func:`~devilsgrip.solver.search.entries_within`).
     """
     check_time_limit(time_limit)
     began = time.monotonic()
@@ -212,8 +198,6 @@ def review_game(
     spots = positions(game)
     n = len(played)
     total = n + 1
-    if known_floors is not None and len(known_floors) != total:
-        raise ValueError(f"known_floors: {len(known_floors)} values for {total} positions")
     judging = judge and n > 0
     steps = total + 1 if judging else total
     search_until = began + time_limit * (1 - SEEN_SHARE if judging else 1.0)
@@ -238,26 +222,9 @@ def review_game(
     def known_point(i: int, result: SolveResult) -> _Point:
         """What a solve of position ``i`` tells (a line of one card is the best where
         the position was proven lost)."""
-        return _Point(result.score,
-                      bool(result.proven) or result.score <= floor_at(i),
+        floor = 1 if lost_from is not None and i >= lost_from else 0
+        return _Point(result.score, bool(result.proven) or result.score <= floor,
                       list(result.moves))
-
-    def floor_at(i: int) -> int:
-        """The least position ``i``'s value is proven to be so far."""
-        return _floors(total, lost_from, known_floors)[i]
-
-    def free_point(i: int) -> bool:
-        """Position ``i`` settled without a search where the line through the next known
-        position reaches the least its value was proven to be."""
-        j = next((k for k in range(i + 1, total) if points[k] is not None), None)
-        if j is None:
-            return False
-        later = points[j]
-        assert later is not None
-        if later.best > floor_at(i):
-            return False
-        points[i] = _Point(later.best, True, [*played[i:j], *later.line])
-        return True
 
     def later_line(i: int) -> list[Move] | None:
         """The moves played from position ``i`` to the next position with a known
@@ -282,7 +249,7 @@ def review_game(
     def settle(i: int, share: int) -> None:
         """Solve position ``i`` (unless known), then follow its line along the moves
         played while they agree with it: those positions are known for free."""
-        if points[i] is None and not free_point(i):
+        if points[i] is None:
             left = (halving_until - time.monotonic()) / max(1, share)
             result = search(i, left, later_line(i))
             points[i] = known_point(i, result)
@@ -346,8 +313,6 @@ def review_game(
         left = backward_until - time.monotonic()
         if left <= 0:
             break
-        if free_point(i):
-            continue
         beat = later_line(i)
         result = search(i, min(left, BACKWARD_CAP), beat)
         # settled: proven, or a better line found (the line to beat comes back unchanged
@@ -397,7 +362,7 @@ def review_game(
         settle(mid, min(8, 2 + len(intervals)))
         intervals.extend(((a, mid), (mid, b)))
     take_if_done()
-    floors = _floors(total, lost_from, known_floors)
+    floors = _floors(total, lost_from)
     # what the time did not reach: the next known position, through the moves played
     for i in range(n - 1, -1, -1):
         if points[i] is None:
@@ -416,7 +381,7 @@ def review_game(
             settled[boundary.won] = _Point(0, True, boundary.line)
         if boundary.lost is not None:
             lost_from = boundary.lost
-            floors[:] = _floors(total, lost_from, known_floors)
+            floors[:] = _floors(total, lost_from)
 
     def merge_if_done() -> None:
         """The win search beside's answer, when it is in, while the rises are proved."""
@@ -460,11 +425,10 @@ def _kept_verdicts(review: Review, judged: Review) -> Review:
     return review
 
 
-def _floors(total: int, lost_from: int | None, known: Sequence[int] | None = None) -> list[int]:
+def _floors(total: int, lost_from: int | None) -> list[int]:
     """The least each of ``total`` positions' best can be: 1 from ``lost_from`` on (no win
-    is left there), else 0; or what ``known`` says, where it is more."""
-    floors = [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
-    return floors if known is None else [max(a, b) for a, b in zip(floors, known, strict=True)]
+    is left there), else 0."""
+    return [1 if lost_from is not None and i >= lost_from else 0 for i in range(total)]
 
 
 @dataclass(frozen=True)

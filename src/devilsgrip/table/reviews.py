@@ -191,11 +191,8 @@ def review_session(
         return kept
     if again and memory is None:
         memory = longer_review_memory()
-    # made again: what the kept review proved is proven as soon as a line reaches it, and
-    # the time goes to the values it left open
     review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
-                         table_entries=entries_within(memory),
-                         known_floors=None if kept is None else kept.floors())
+                         table_entries=entries_within(memory))
     if kept is not None and kept.proven_share > review.proven_share:
         return kept  # the time it was given ran short this time (a busy machine)
     if store is not None and game_id is not None:
