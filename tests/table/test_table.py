@@ -519,7 +519,7 @@ def test_a_review_says_how_much_of_it_is_proven_where_values_are_open() -> None:
 
 def test_a_longer_look_gets_a_larger_table_where_the_machine_has_room(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A sixteenth of the machine's memory, at most LONGER_REVIEW_MEMORY; the default table
+    """A twelfth of the machine's memory, at most LONGER_REVIEW_MEMORY; the default table
     where that is no more, where the memory is not told, or with the pure-Python core."""
     from devilsgrip.solver import core
     from devilsgrip.table import reviews
@@ -530,8 +530,8 @@ def test_a_longer_look_gets_a_larger_table_where_the_machine_has_room(
 
     if core.compiled() is not None:
         assert machine(24 * 1024) == reviews.LONGER_REVIEW_MEMORY
-        assert machine(8 * 1024) == 512
-    assert machine(2 * 1024) is None  # 128 MiB: less than the default table
+        assert machine(8 * 1024) == 682
+    assert machine(2 * 1024) is None  # 170 MiB: less than the default table
     assert machine(None) is None
     monkeypatch.setattr(core, "compiled", lambda: None)
     assert machine(24 * 1024) is None

@@ -31,17 +31,19 @@ their values with the default table, all of them with this one)."""
 
 def longer_review_memory() -> int | None:
     """The MiB for the table of a longer look (:data:`LONGER_REVIEW_MEMORY`), at most a
-    sixteenth of the machine's memory (a review may keep three such tables, and two
-    players may each look longer at once); None, the core's default table, where that is
-    no more, where the machine's memory cannot be read, or with the pure-Python core (in
-    a browser the page's memory is all there is)."""
+    twelfth of the machine's memory (a review holds two such tables, its own and its win
+    search's, each half as large again while it doubles, and two players may each look
+    longer at once); None, the core's default table, where that is no more, where the
+    machine's memory cannot be read, or with the pure-Python core (in a browser the
+    page's memory is all there is).  A table's slots double, so a little less memory can
+    mean half the table: 1536 MiB holds 25 million positions, 1506 MiB 12.6 million."""
     from devilsgrip.solver import core
     from devilsgrip.solver.search import COMPILED_TT_ENTRIES, entries_within
 
     machine = machine_megabytes()
     if machine is None or core.compiled() is None:
         return None
-    mib = min(LONGER_REVIEW_MEMORY, machine // 16)
+    mib = min(LONGER_REVIEW_MEMORY, machine // 12)
     return mib if entries_within(mib) > COMPILED_TT_ENTRIES else None
 
 
