@@ -22,6 +22,7 @@ from devilsgrip.solver.search import (
     SharedTable,
     entries_within,
 )
+from devilsgrip.table import long_search_memory
 
 MIB = 2 ** 20
 
@@ -68,6 +69,11 @@ def test_solve_gives_its_search_the_table_the_memory_allows(
     assert json.loads(capsys.readouterr().out)["score"] == 0
     assert main(["solve", "5", "--time-limit", "5", "--json"]) == 0
     assert asked == [entries_within(64), None]  # None: the core's default
+    # a long search gets the larger table where the machine has room (it ends when proven)
+    assert main(["solve", "5", "--time-limit", "30", "--json"]) == 0
+    assert asked[2] == entries_within(long_search_memory())
+    assert main(["solve", "5", "--memory", "64", "--time-limit", "30", "--json"]) == 0
+    assert asked[3] == entries_within(64)  # what was asked for, whatever the time
 
 
 def _finished(tmp_path: Path) -> Path:

@@ -301,8 +301,10 @@ def test_a_review_made_again_keeps_the_one_that_proves_more(
         assert table.review_session(session, time_limit=1.0, again=True).to_dict() == \
             longer.to_dict()
         assert store.review(session.game_id) == longer.to_dict()
-        # and given room for long proofs
-        assert asked["table_entries"] == entries_within(table.longer_review_memory())
+        assert asked["table_entries"] is None  # a short review: the core's default table
+        # a longer look of a minute gets room for its long proofs
+        table.review_session(session, time_limit=60.0, again=True)
+        assert asked["table_entries"] == entries_within(table.long_search_memory())
 
 
 def test_moves_as_arrows_and_costly_moves_in_words() -> None:
@@ -517,19 +519,23 @@ def test_a_review_says_how_much_of_it_is_proven_where_values_are_open() -> None:
     assert table.say_open_values(proven, Words("en")) is None
 
 
-def test_a_longer_look_gets_a_larger_table_where_the_machine_has_room(
+def test_a_long_search_gets_a_larger_table_where_the_machine_has_room(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A twelfth of the machine's memory, at most LONGER_REVIEW_MEMORY; the default table
-    where that is no more, where the memory is not told, or with the pure-Python core."""
+    """From LONG_SEARCH seconds on, a twelfth of the machine's memory, at most
+    LONG_SEARCH_MEMORY; the default table where that is no more, where the memory is not
+    told, or with the pure-Python core; what was asked for, whatever the time."""
     from devilsgrip.solver import core
     from devilsgrip.table import reviews
 
     def machine(mib: int | None) -> int | None:
         monkeypatch.setattr(reviews, "machine_megabytes", lambda: mib)
-        return reviews.longer_review_memory()
+        return reviews.long_search_memory()
 
     if core.compiled() is not None:
-        assert machine(24 * 1024) == reviews.LONGER_REVIEW_MEMORY
+        assert machine(24 * 1024) == reviews.LONG_SEARCH_MEMORY
+        assert table.search_memory(reviews.LONG_SEARCH) == reviews.LONG_SEARCH_MEMORY
+        assert table.search_memory(reviews.LONG_SEARCH - 0.1) is None
+        assert table.search_memory(600.0, 64) == 64
         assert machine(8 * 1024) == 682
     assert machine(2 * 1024) is None  # 170 MiB: less than the default table
     assert machine(None) is None

@@ -38,8 +38,8 @@ def add_memory_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory", type=whole_number("--memory", 16, memory_most()), metavar="MIB",
         help=_("memory for the search's table of the positions it has settled, in MiB "
-               "(default: 192 with the compiled core); a hard position settles sooner "
-               "with more"))
+               "(default: 192 with the compiled core, and 1536 for 30 s or more where the "
+               "machine has room); a hard position settles sooner with more"))
 
 
 def add_game_options(

@@ -166,7 +166,7 @@ from devilsgrip.table.reviews import (
     costly_moves as costly_moves,
 )
 from devilsgrip.table.reviews import (
-    longer_review_memory as longer_review_memory,
+    long_search_memory as long_search_memory,
 )
 from devilsgrip.table.reviews import (
     position_text as position_text,
@@ -194,6 +194,9 @@ from devilsgrip.table.reviews import (
 )
 from devilsgrip.table.reviews import (
     say_review_progress as say_review_progress,
+)
+from devilsgrip.table.reviews import (
+    search_memory as search_memory,
 )
 from devilsgrip.table.settings import (
     ANIMATIONS as ANIMATIONS,

@@ -22,15 +22,19 @@ from devilsgrip.table.words import Words, _move_words, sentence
 LONGER_REVIEW: Final = 6.0
 """How many times the usual time a review made anew gets, where the player asks to look
 longer at a review that left values open (every screen offers it)."""
-LONGER_REVIEW_MEMORY: Final = 1536
-"""The MiB the table of a longer look's searches may take, and so may its win search's
-beside them: the long proofs it is for settle far sooner with room for their positions
-(a minute's review of the greedy games of deals 33, 35 and 37 proves 80%, 76% and 74% of
-their values with the default table, all of them with this one)."""
+LONG_SEARCH: Final = 30.0
+"""The seconds from which a search or a review (a longer look among them) gets the larger
+table, :func:`long_search_memory`: the default table fills long before then."""
+LONG_SEARCH_MEMORY: Final = 1536
+"""The MiB the table of a long search may take, and so may its win search's beside it:
+the long proofs settle far sooner with room for their positions (a minute's review of
+the greedy games of deals 33, 35 and 37 proves 80%, 76% and 74% of their values with the
+default table, all of them with this one; proving deal 29 lost after move 74 takes 37.1 s
+with the default table, 10.9 s with this one)."""
 
 
-def longer_review_memory() -> int | None:
-    """The MiB for the table of a longer look (:data:`LONGER_REVIEW_MEMORY`), at most a
+def long_search_memory() -> int | None:
+    """The MiB for the table of a long search (:data:`LONG_SEARCH_MEMORY`), at most a
     twelfth of the machine's memory (a review holds two such tables, its own and its win
     search's, each half as large again while it doubles, and two players may each look
     longer at once); None, the core's default table, where that is no more, where the
@@ -43,8 +47,17 @@ def longer_review_memory() -> int | None:
     machine = machine_megabytes()
     if machine is None or core.compiled() is None:
         return None
-    mib = min(LONGER_REVIEW_MEMORY, machine // 12)
+    mib = min(LONG_SEARCH_MEMORY, machine // 12)
     return mib if entries_within(mib) > COMPILED_TT_ENTRIES else None
+
+
+def search_memory(time_limit: float, memory: int | None = None) -> int | None:
+    """The MiB for the table of a search or a review of ``time_limit`` seconds: ``memory``
+    where one was asked for, else :func:`long_search_memory` from :data:`LONG_SEARCH`
+    seconds on, else None (the core's default)."""
+    if memory is not None or time_limit < LONG_SEARCH:
+        return memory
+    return long_search_memory()
 
 
 def _move_phrase(effect: MoveEffect, words: Words) -> str:
@@ -173,7 +186,7 @@ def review_session(
     shows the stock); reviewing a game that is over makes it final, as showing
     its best line does.  ``progress`` and ``sketch`` are as for ``review_game``;
     ``memory``: the MiB its searches' table may take, and so may the win search's beside
-    it (None: the search core's default; made again, :func:`longer_review_memory`).
+    it (None: :func:`search_memory`'s, by the time).
     ``again``: review it anew (given more time, to prove the values the kept review left
     open) rather than read the kept review; whichever of the two proves more values is
     kept and returned.
@@ -191,10 +204,8 @@ def review_session(
         kept = kept_review(session)
     if kept is not None and not again:
         return kept
-    if again and memory is None:
-        memory = longer_review_memory()
     review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
-                         table_entries=entries_within(memory))
+                         table_entries=entries_within(search_memory(time_limit, memory)))
     if kept is not None and kept.proven_share > review.proven_share:
         return kept  # the time it was given ran short this time (a busy machine)
     if store is not None and game_id is not None:
@@ -227,7 +238,7 @@ def review_record(game: Game, *, time_limit: float = 10.0,
     if not (game.is_over() or game.given_up or game.is_won()):
         raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
     return review_game(game, time_limit=time_limit, progress=progress,
-                       table_entries=entries_within(memory))
+                       table_entries=entries_within(search_memory(time_limit, memory)))
 
 
 REVIEW_SHARE_BEFORE_END: Final = 0.98
