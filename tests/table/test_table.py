@@ -6,6 +6,7 @@ import random
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -531,13 +532,71 @@ def test_a_long_search_gets_a_larger_table_where_the_machine_has_room(
         monkeypatch.setattr(reviews, "machine_megabytes", lambda: mib)
         return reviews.long_search_memory()
 
+    def room(time_limit: float, memory: int | None = None) -> int | None:
+        with table.search_room(time_limit, memory) as mib:
+            return mib
+
     if core.compiled() is not None:
         assert machine(24 * 1024) == reviews.LONG_SEARCH_MEMORY
-        assert table.search_memory(reviews.LONG_SEARCH) == reviews.LONG_SEARCH_MEMORY
-        assert table.search_memory(reviews.LONG_SEARCH - 0.1) is None
-        assert table.search_memory(600.0, 64) == 64
+        assert room(reviews.LONG_SEARCH) == reviews.LONG_SEARCH_MEMORY
+        assert room(reviews.LONG_SEARCH - 0.1) is None
+        assert room(600.0, 64) == 64
         assert machine(8 * 1024) == 682
     assert machine(2 * 1024) is None  # 170 MiB: less than the default table
+    assert room(600.0) is None
     assert machine(None) is None
     monkeypatch.setattr(core, "compiled", lambda: None)
     assert machine(24 * 1024) is None
+
+
+def test_no_more_than_two_long_searches_hold_the_larger_table_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players looking longer together: the first two get the larger table, the next
+    the default one until one of them ends (an error ends it too); a search of a set
+    memory or a short one takes no share of it."""
+    from devilsgrip.table import reviews
+
+    monkeypatch.setattr(reviews, "long_search_memory", lambda: 1536)
+    assert table.LONG_SEARCHES_AT_ONCE == 2
+    with table.search_room(60.0) as first, table.search_room(30.0) as second:
+        assert (first, second) == (1536, 1536)
+        with table.search_room(60.0) as third:
+            assert third is None
+        with table.search_room(60.0, 64) as asked, table.search_room(10.0) as short:
+            assert (asked, short) == (64, None)
+    with pytest.raises(RuntimeError), table.search_room(60.0) as again:
+        assert again == 1536
+        with table.search_room(60.0) as other:
+            assert other == 1536
+            raise RuntimeError("the search failed")
+    with table.search_room(60.0) as first, table.search_room(60.0) as second:
+        assert (first, second) == (1536, 1536)
+
+
+def test_a_third_longer_look_at_once_runs_with_the_default_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the review of a stored game: while two long searches hold the larger
+    table, a longer look runs all the same, with the core's default table."""
+    import devilsgrip.review
+    from devilsgrip.solver import play_game
+    from devilsgrip.solver.search import entries_within
+    from devilsgrip.store import Store
+    from devilsgrip.table import reviews
+
+    monkeypatch.setattr(reviews, "long_search_memory", lambda: 1536)
+    asked: list[object] = []
+    real = devilsgrip.review.review_game
+
+    def review_game(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs["table_entries"])
+        return real(*args, **{**kwargs, "time_limit": 0.2, "table_entries": None})
+
+    monkeypatch.setattr(devilsgrip.review, "review_game", review_game)
+    with Store.open(tmp_path / "g.sqlite3") as store:
+        session = PlaySession.start(store, number=143)
+        for move in play_game(Game(143), "greedy").move_stack:
+            session.play(move)
+        with table.search_room(60.0), table.search_room(60.0):
+            table.review_session(session, time_limit=60.0, again=True)
+        table.review_session(session, time_limit=60.0, again=True)
+    assert asked == [None, entries_within(1536)]

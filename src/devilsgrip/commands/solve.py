@@ -48,11 +48,11 @@ def game_from_args(args: argparse.Namespace) -> Game:
 def run(args: argparse.Namespace) -> int:
     from devilsgrip.solver.portfolio import solve
     from devilsgrip.solver.search import entries_within
-    from devilsgrip.table import search_memory
+    from devilsgrip.table import search_room
 
     game = game_from_args(args)
-    result = solve(game, time_limit=args.time_limit,
-                   tt_entries=entries_within(search_memory(args.time_limit, args.memory)))
+    with search_room(args.time_limit, args.memory) as room:
+        result = solve(game, time_limit=args.time_limit, tt_entries=entries_within(room))
     if args.json:
         print(json.dumps(result.to_dict()))
         return 0

@@ -157,6 +157,9 @@ from devilsgrip.table.records import (
     records_path as records_path,
 )
 from devilsgrip.table.reviews import (
+    LONG_SEARCHES_AT_ONCE as LONG_SEARCHES_AT_ONCE,
+)
+from devilsgrip.table.reviews import (
     REVIEW_SHARE_BEFORE_END as REVIEW_SHARE_BEFORE_END,
 )
 from devilsgrip.table.reviews import (
@@ -196,7 +199,7 @@ from devilsgrip.table.reviews import (
     say_review_progress as say_review_progress,
 )
 from devilsgrip.table.reviews import (
-    search_memory as search_memory,
+    search_room as search_room,
 )
 from devilsgrip.table.settings import (
     ANIMATIONS as ANIMATIONS,

@@ -4,7 +4,8 @@ running review."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -33,14 +34,22 @@ default table, all of them with this one; proving deal 29 lost after move 74 tak
 with the default table, 10.9 s with this one)."""
 
 
+LONG_SEARCHES_AT_ONCE: Final = 2
+"""How many searches of one program may hold the larger table at once (a review holds two
+tables, its own and its win search's, each half as large again while it doubles: two
+such reviews take at most half the machine's memory); the next one gets the core's
+default table, so that players looking longer together never run the server out of
+memory."""
+_LONG_ROOMS = threading.BoundedSemaphore(LONG_SEARCHES_AT_ONCE)
+
+
 def long_search_memory() -> int | None:
     """The MiB for the table of a long search (:data:`LONG_SEARCH_MEMORY`), at most a
-    twelfth of the machine's memory (a review holds two such tables, its own and its win
-    search's, each half as large again while it doubles, and two players may each look
-    longer at once); None, the core's default table, where that is no more, where the
-    machine's memory cannot be read, or with the pure-Python core (in a browser the
-    page's memory is all there is).  A table's slots double, so a little less memory can
-    mean half the table: 1536 MiB holds 25 million positions, 1506 MiB 12.6 million."""
+    twelfth of the machine's memory (see :data:`LONG_SEARCHES_AT_ONCE`); None, the core's
+    default table, where that is no more, where the machine's memory cannot be read, or
+    with the pure-Python core (in a browser the page's memory is all there is).  A table's
+    slots double, so a little less memory can mean half the table: 1536 MiB holds 25
+    million positions, 1506 MiB 12.6 million."""
     from devilsgrip.solver import core
     from devilsgrip.solver.search import COMPILED_TT_ENTRIES, entries_within
 
@@ -51,13 +60,24 @@ def long_search_memory() -> int | None:
     return mib if entries_within(mib) > COMPILED_TT_ENTRIES else None
 
 
-def search_memory(time_limit: float, memory: int | None = None) -> int | None:
-    """The MiB for the table of a search or a review of ``time_limit`` seconds: ``memory``
-    where one was asked for, else :func:`long_search_memory` from :data:`LONG_SEARCH`
-    seconds on, else None (the core's default)."""
+@contextlib.contextmanager
+def search_room(time_limit: float, memory: int | None = None) -> Iterator[int | None]:
+    """The MiB for the table of a search or a review of ``time_limit`` seconds, held while
+    the ``with`` block runs: ``memory`` where one was asked for; else, from
+    :data:`LONG_SEARCH` seconds on, :func:`long_search_memory` while fewer than
+    :data:`LONG_SEARCHES_AT_ONCE` searches of this program hold it; else None (the core's
+    default)."""
     if memory is not None or time_limit < LONG_SEARCH:
-        return memory
-    return long_search_memory()
+        yield memory
+        return
+    mib = long_search_memory()
+    if mib is None or not _LONG_ROOMS.acquire(blocking=False):
+        yield None
+        return
+    try:
+        yield mib
+    finally:
+        _LONG_ROOMS.release()
 
 
 def _move_phrase(effect: MoveEffect, words: Words) -> str:
@@ -186,7 +206,7 @@ def review_session(
     shows the stock); reviewing a game that is over makes it final, as showing
     its best line does.  ``progress`` and ``sketch`` are as for ``review_game``;
     ``memory``: the MiB its searches' table may take, and so may the win search's beside
-    it (None: :func:`search_memory`'s, by the time).
+    it (None: :func:`search_room`'s, by the time).
     ``again``: review it anew (given more time, to prove the values the kept review left
     open) rather than read the kept review; whichever of the two proves more values is
     kept and returned.
@@ -204,8 +224,9 @@ def review_session(
         kept = kept_review(session)
     if kept is not None and not again:
         return kept
-    review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
-                         table_entries=entries_within(search_memory(time_limit, memory)))
+    with search_room(time_limit, memory) as room:
+        review = review_game(game, time_limit=time_limit, progress=progress, sketch=sketch,
+                             table_entries=entries_within(room))
     if kept is not None and kept.proven_share > review.proven_share:
         return kept  # the time it was given ran short this time (a busy machine)
     if store is not None and game_id is not None:
@@ -237,8 +258,9 @@ def review_record(game: Game, *, time_limit: float = 10.0,
 
     if not (game.is_over() or game.given_up or game.is_won()):
         raise IllegalMoveError(codes.GAME_LIVE, "this game is still being played")
-    return review_game(game, time_limit=time_limit, progress=progress,
-                       table_entries=entries_within(search_memory(time_limit, memory)))
+    with search_room(time_limit, memory) as room:
+        return review_game(game, time_limit=time_limit, progress=progress,
+                           table_entries=entries_within(room))
 
 
 REVIEW_SHARE_BEFORE_END: Final = 0.98
