@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -330,6 +331,24 @@ def test_autoplay_piped_into_review(tmp_path: Path, capsys: pytest.CaptureFixtur
             else "Winnable at least until move")
     assert text.startswith(f"{told} {data['first_lost_win']}.")
     assert "Moves that cost cards:" in text
+    proven = data["start"]["proven"] and all(m["proven"] for m in data["moves"])
+    assert ("of the values are proven" in text) == (not proven)
+
+
+def test_a_review_from_the_command_line_says_how_much_is_proven(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A review too short to prove every value says what share it proved, after its story,
+    and what ~ marks in the moves listed."""
+    from devilsgrip.cli import main
+
+    assert main(["autoplay", "--game", "143", "--player", "greedy"]) == 0
+    record = tmp_path / "game.txt"
+    record.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["review", str(record), "--time-limit", "0.3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"\d+% of the values are proven; those marked ~ are the best lines "
+                        r"found in the time allowed\.", lines[1]), lines[:3]
+    assert any("best after ~" in line for line in lines[3:])
 
 
 def test_review_of_stored_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

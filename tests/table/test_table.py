@@ -369,7 +369,12 @@ def test_a_lost_win_not_proven_is_told_as_such(lang: str) -> None:
         assert "left the win behind" in searched and "the best line found left 3" in searched
         assert unknown.startswith("Winnable at least until move 2. After dealing ")
         assert "could not prove there was none" in unknown
-        assert "the best line found left 3" in unknown and "not proven" in unknown
+        assert "the best line found left 3" in unknown
+        # what is not proven is said after the story, by its share
+        assert "~" not in unknown
+        assert table.say_open_values(review, words) == (
+            "67% of the values are proven; those marked ~ are the best lines found in the "
+            "time allowed.")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -512,7 +517,7 @@ def test_a_review_says_how_much_of_it_is_proven_where_values_are_open() -> None:
     review = Review("classic", 3, 0, True, moves)
     assert review.proven_share == 0.75
     assert table.say_open_values(review, Words("en")) == (
-        "75% of the values are proven; the others are the best lines found in the time "
+        "75% of the values are proven; those marked ~ are the best lines found in the time "
         "allowed.")
     french = table.say_open_values(review, Words("fr"))
     assert french is not None and french.startswith("75\xa0% des valeurs")

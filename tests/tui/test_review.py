@@ -217,7 +217,7 @@ def test_a_review_that_left_values_open_looks_longer_with_l(store: Store) -> Non
             assert isinstance(review, ReviewScreen) and review.open_values
             # how much is proven, as the page says it under its chart
             note = str(review.query_one("#review-open", Static).render())
-            assert re.fullmatch(r"\d+% of the values are proven; the others are the best "
+            assert re.fullmatch(r"\d+% of the values are proven; those marked ~ are the best "
                                 r"lines found in the time allowed\.", note), note
             keys = [item.plain for item in review.query_one(".dialog-keys", Packed).items]
             assert keys == ["Enter: that move on the grid", "l: look longer",

@@ -169,6 +169,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     words = table.Words()
     print(table.say_review(review, game, words))
+    open_values = table.say_open_values(review, words)
+    if open_values is not None:
+        print(open_values)
     costly = review.costly
     if costly:
         told = table.review_moves_in_words(review, game, words)

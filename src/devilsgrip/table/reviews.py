@@ -160,18 +160,17 @@ def say_review(review: Review, game: Game, words: Words) -> str:
         parts.append(w.gettext("The game ended at {final}.").format(final=final))
     if game.given_up:
         parts += _given_up_words(review, w)
-    if not review.start_proven or not all(m.proven for m in review.moves):
-        parts.append(w.gettext("Values marked ~ are the best lines found, not proven."))
     return " ".join(parts)
 
 
 def say_open_values(review: Review, words: Words) -> str | None:
     """How much of a review is proven, where some of its values are only the best lines
-    found (None where every value is proven): the sentence the page shows under its chart."""
+    found (None where every value is proven): said after the story (the page says it under
+    its chart, where a legend tells what ~ marks)."""
     if review.proven_share >= 1.0:
         return None
-    return words.gettext("{share} of the values are proven; the others are the best lines "
-                         "found in the time allowed.").format(
+    return words.gettext("{share} of the values are proven; those marked ~ are the best "
+                         "lines found in the time allowed.").format(
                              share=words.percent(review.proven_share))
 
 
