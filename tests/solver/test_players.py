@@ -105,6 +105,12 @@ def test_unknown_player() -> None:
         choose_move(Game(1), "oracle")
 
 
+STUCK = ("2H,3D6D,7S,8C,JS,7CTC,7S,2C/KH,3C6C,JD,6C,QS,6H,8H,3S/5D,QC,QC,KH,KS,6H,2C,4D "
+         "5STS8D4HKD6S8CJH4D7HTSQD5S9C8H5C3DTDTDQHKC7H7DJC7D5C9SKC6S2S9D9CTHQSJSTC5D5H8SJD"
+         "3C4C2S2HKS9D4C3H3S4S9HTH8D3H7CQD8S2D6D4SJH5HJC 4HQH9HKD2D9S 0 5 classic")
+"""A position of deal 11 where no card can come in: no build, the talon's 9♠ goes nowhere."""
+
+
 def test_hint_codes_and_text() -> None:
     set_language("en")
     game = Game(3)
@@ -125,7 +131,18 @@ def test_explain_reasons() -> None:
     h = explain(game, talon_move)
     assert h.code == "talon-build"
     assert h.text().startswith("the ") and " goes on the " in h.text()
-    assert explain(game, Move.from_text("d")).code == "deal"
+    # a deal where a card could come in says so, and where none could, that too
+    assert explain(game, Move.from_text("d")).code == "deal-first"
+    assert explain(game, Move.from_text("d")).text() == (
+        "deal: see more cards before you use the moves you have")
+    start = Game(1)  # builds that empty a cell, whose space the stock fills
+    assert any(start.preview(m).emptied for m in start.generate_moves()
+               if m.kind == MoveKind.BUILD)
+    assert explain(start, Move.from_text("d")).code == "deal-first"
+    stuck = Game.from_position(STUCK)
+    assert not [m for m in stuck.generate_moves() if m.kind != MoveKind.DEAL]
+    assert explain(stuck, Move.from_text("d")).code == "deal"
+    assert explain(stuck, Move.from_text("d")).text() == "deal: no card can come in yet"
     # an emptying build when the stock is empty: the talon's top comes in
     text = (
         "2S5S,8SJS,3H6H9HQH,3D6D9DQD,3S6S9SQS,3H6H9HQH,3D6D9DQD,2H5H8HJH/"

@@ -14,10 +14,13 @@ HINT_THINKING_SHARE = 0.7
 """The share of :func:`hint`'s ``time_limit`` its node budgets are sized for: at
 0.8 the slowest hints of ``benchmarks/hints.py`` came within 0.03 s of 1 s."""
 
-HINT_CODES = ("talon-build", "fills-space", "frees-space", "uncovers", "deal", "redeal")
+HINT_CODES = ("talon-build", "fills-space", "frees-space", "uncovers", "deal", "deal-first",
+              "redeal")
 """Reason codes: a talon build; an emptying build whose space the next stock
 card fills; an emptying build whose space the talon's top card fills (it can
-come in); a ``card``-mode build that uncovers a card; a deal; a redeal."""
+come in); a ``card``-mode build that uncovers a card; a deal when no card can
+come in; a deal when one could (a talon build or a space filled), chosen first;
+a redeal."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,8 @@ class Hint:
             return gettext("frees a space for the next card of the stock")
         if self.code == "uncovers":
             return gettext("uncovers {card}").format(card=card("card"))
+        if self.code == "deal-first":
+            return gettext("deal: see more cards before you use the moves you have")
         if self.code == "redeal":
             return gettext("turn the talon over: nothing more can come in on this pass")
         return gettext("deal: no card can come in yet")
@@ -78,7 +83,19 @@ def explain(game: Game, move: Move) -> Hint:
         return Hint(move, "fills-space", params)
     if move.kind == MoveKind.REDEAL:
         return Hint(move, "redeal", {})
-    return Hint(move, "deal", {})
+    return Hint(move, "deal-first" if _card_can_enter(game) else "deal", {})
+
+
+def _card_can_enter(game: Game) -> bool:
+    """Whether a move of ``game``'s position makes a card enter the grid now: a talon
+    build, or a grid build that empties its cell while a card is there to fill it."""
+    fills = bool(game.stock) or (game.rules.fill_from_talon and bool(game.talon))
+    for move in game.generate_moves():
+        if move.kind == MoveKind.TALON:
+            return True
+        if fills and move.kind == MoveKind.BUILD and game.preview(move).emptied:
+            return True
+    return False
 
 
 def hint(game: Game, *, time_limit: float = 1.0, seed: int = 0) -> Hint | None:
