@@ -111,6 +111,18 @@ STUCK = ("2H,3D6D,7S,8C,JS,7CTC,7S,2C/KH,3C6C,JD,6C,QS,6H,8H,3S/5D,QC,QC,KH,KS,6
 """A position of deal 11 where no card can come in: no build, the talon's 9♠ goes nowhere."""
 
 
+ROUND_AGAIN = (
+    "3S6S9SQS,JS,5H8HJH,4C7CTCKC,2C5C8CJC,2S5S8SJS,8DJD,4H7H/6D9D,2C5C,3C6C9CQC,KH,KC,2S5S,KH,"
+    "4S7STSKS/7H,6C9C,3H6H9HQH,4D7D,3D6D9DQD,KS,4C7C,4D7DTDKD - QHTH5D5DJDQDKD2D4STS5H9S7S3H8H"
+    "8C3S8S9H4HTHQC2D3D3C6H2HJCJHTC8D2H6SQSTD 2 268 classic")
+"""The stock dealt out, the talon's 10♦ able to go on 7♦."""
+SPENT = (
+    "KH,7CTCKC,JD,5C8CJC,JH,KS,KD,4H7H/2H5H,QC,3C6C9CQC,KH,TSKS,9DQD,4D7D,5S8SJS/3D,5S8SJS,6H,"
+    "6S9SQS,QH,QH,KD,2D - 8D7S6DKC5D2S4CQD8D3D4SJHTS9HJDJC3C9H2S3S6D7HTC8HTD4C9CTH9DTDTH7C8H3S"
+    "7S3H7D5H3H2D4H9S2H8C5C4D2C5D2CQS6C6S6H4S 1 106 classic")
+"""The stock dealt out, and nothing to play but the redeal."""
+
+
 def test_hint_codes_and_text() -> None:
     set_language("en")
     game = Game(3)
@@ -143,6 +155,15 @@ def test_explain_reasons() -> None:
     assert not [m for m in stuck.generate_moves() if m.kind != MoveKind.DEAL]
     assert explain(stuck, Move.from_text("d")).code == "deal"
     assert explain(stuck, Move.from_text("d")).text() == "deal: no card can come in yet"
+    # a redeal likewise: with a talon build there, or with nothing left to play
+    around = Game.from_position(ROUND_AGAIN)
+    assert explain(around, Move.from_text("r")).code == "redeal-first"
+    assert explain(around, Move.from_text("r")).text() == (
+        "turn the talon over: go round again before you use the moves you have")
+    spent = Game.from_position(SPENT)
+    assert [m.text() for m in spent.generate_moves()] == ["r"]
+    assert explain(spent, Move.from_text("r")).text() == (
+        "turn the talon over: nothing more can come in on this pass")
     # an emptying build when the stock is empty: the talon's top comes in
     text = (
         "2S5S,8SJS,3H6H9HQH,3D6D9DQD,3S6S9SQS,3H6H9HQH,3D6D9DQD,2H5H8HJH/"

@@ -15,12 +15,12 @@ HINT_THINKING_SHARE = 0.7
 0.8 the slowest hints of ``benchmarks/hints.py`` came within 0.03 s of 1 s."""
 
 HINT_CODES = ("talon-build", "fills-space", "frees-space", "uncovers", "deal", "deal-first",
-              "redeal")
+              "redeal", "redeal-first")
 """Reason codes: a talon build; an emptying build whose space the next stock
 card fills; an emptying build whose space the talon's top card fills (it can
 come in); a ``card``-mode build that uncovers a card; a deal when no card can
 come in; a deal when one could (a talon build or a space filled), chosen first;
-a redeal."""
+a redeal when no card can come in on this pass, and when one could."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,9 @@ class Hint:
             return gettext("deal: see more cards before you use the moves you have")
         if self.code == "redeal":
             return gettext("turn the talon over: nothing more can come in on this pass")
+        if self.code == "redeal-first":
+            return gettext("turn the talon over: go round again before you use the moves "
+                           "you have")
         return gettext("deal: no card can come in yet")
 
     def to_dict(self) -> dict[str, object]:
@@ -82,7 +85,7 @@ def explain(game: Game, move: Move) -> Hint:
             return Hint(move, "frees-space", {**params, "card": CARD_CODES[talon[-1]]})
         return Hint(move, "fills-space", params)
     if move.kind == MoveKind.REDEAL:
-        return Hint(move, "redeal", {})
+        return Hint(move, "redeal-first" if _card_can_enter(game) else "redeal", {})
     return Hint(move, "deal-first" if _card_can_enter(game) else "deal", {})
 
 
