@@ -123,6 +123,13 @@ SPENT = (
 """The stock dealt out, and nothing to play but the redeal."""
 
 
+LITERAL_STOCK_OUT = (
+    "5C8CJC,3D6D9D,4C7C,7DTDKD,9D,9SQS,3C6C9C,7H/4C,2S5S,QS,QC,3D,KH,9HQH,4D7DTD/4D,7S,TSKS,QC,"
+    "2H5H8H,9H,8CJC,5D - 7C6H8S3S5S9SJS3HKS3S2DJS6DQD3HJHKCJHTH5DKH2CKC3CJD5HKD5C4H2D9CTC8HTC6C"
+    "4HTS4STHQHJD6SQD6S8S8D2S4S2C2H6H8D7H7S 0 106 literal")
+"""A ``literal`` game with its stock dealt out: the Q♣ of d2 can go on the 9♣ of g1."""
+
+
 def test_hint_codes_and_text() -> None:
     set_language("en")
     game = Game(3)
@@ -175,6 +182,12 @@ def test_explain_reasons() -> None:
     h = explain(game, Move.from_text("b1-a1"))
     assert h.code == "frees-space"
     assert h.text() == "frees a space: the 4 of diamonds can come in"
+    # in literal nothing fills a space once the stock is out, talon or not
+    game = Game.from_position(LITERAL_STOCK_OUT)
+    assert game.talon and not game.stock
+    h = explain(game, Move.from_text("d2-g1"))
+    assert h.code == "leaves-space"
+    assert h.text() == "empties its cell: nothing is left to fill the space"
 
 
 def test_honest_never_peels_back_and_forth() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from devilsgrip.cards import CELL_NAMES, PREV, parse_card
-from devilsgrip.game import Game, Move, MoveKind
+from devilsgrip.game import Game, Move, MoveKind, Source
 from devilsgrip.i18n import _, card_label, translations
 from devilsgrip.solver.limits import check_time_limit
 from devilsgrip.solver.players import choose_move
@@ -14,13 +14,15 @@ HINT_THINKING_SHARE = 0.7
 """The share of :func:`hint`'s ``time_limit`` its node budgets are sized for: at
 0.8 the slowest hints of ``benchmarks/hints.py`` came within 0.03 s of 1 s."""
 
-HINT_CODES = ("talon-build", "fills-space", "frees-space", "uncovers", "deal", "deal-first",
-              "redeal", "redeal-first")
+HINT_CODES = ("talon-build", "fills-space", "frees-space", "leaves-space", "uncovers", "deal",
+              "deal-first", "redeal", "redeal-first")
 """Reason codes: a talon build; an emptying build whose space the next stock
 card fills; an emptying build whose space the talon's top card fills (it can
-come in); a ``card``-mode build that uncovers a card; a deal when no card can
-come in; a deal when one could (a talon build or a space filled), chosen first;
-a redeal when no card can come in on this pass, and when one could."""
+come in); an emptying build whose space nothing fills (the stock out, and the
+rules fill no space from the talon); a ``card``-mode build that uncovers a card;
+a deal when no card can come in; a deal when one could (a talon build or a space
+filled), chosen first; a redeal when no card can come in on this pass, and when one
+could."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class Hint:
             return gettext("frees a space: {card} can come in").format(card=card("card"))
         if self.code == "fills-space":
             return gettext("frees a space for the next card of the stock")
+        if self.code == "leaves-space":
+            return gettext("empties its cell: nothing is left to fill the space")
         if self.code == "uncovers":
             return gettext("uncovers {card}").format(card=card("card"))
         if self.code == "deal-first":
@@ -81,9 +85,11 @@ def explain(game: Game, move: Move) -> Hint:
         if not effect.emptied:
             beneath = source[len(source) - len(effect.cards) - 1]
             return Hint(move, "uncovers", {**params, "card": CARD_CODES[beneath]})
-        if len(game.stock) == 0 and talon:
+        if effect.fill_from is Source.TALON:
             return Hint(move, "frees-space", {**params, "card": CARD_CODES[talon[-1]]})
-        return Hint(move, "fills-space", params)
+        if effect.fill_from is Source.STOCK:
+            return Hint(move, "fills-space", params)
+        return Hint(move, "leaves-space", params)
     if move.kind == MoveKind.REDEAL:
         return Hint(move, "redeal-first" if _card_can_enter(game) else "redeal", {})
     return Hint(move, "deal-first" if _card_can_enter(game) else "deal", {})
