@@ -671,6 +671,8 @@ def test_dialogs_rules_stats_help_and_settings(open_page: Callable[..., Page]) -
     page.keyboard.press("Escape")
     page.click("#btn-help")
     assert page.locator("#help-body kbd").count() >= 6
+    help_text = page.locator("#help-body").text_content() or ""
+    assert "Mouse and touch" in help_text and "Double-click a card" in help_text
     page.keyboard.press("Escape")
     # four colours: the diamonds and clubs change their images
     page.click("#btn-settings")

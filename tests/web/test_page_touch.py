@@ -363,6 +363,22 @@ def test_a_tap_that_wobbles_is_a_tap_and_a_tap_after_a_drag_is_never_lost(
     no_errors(page)
 
 
+def test_a_card_tapped_twice_goes_to_its_one_place(open_page: Callable[..., Page]) -> None:
+    """What the help tells a finger: a card with exactly one place to go, tapped twice,
+    is played there; the first tap alone only picks it up."""
+    page = open_page(1, width=390, height=844, touch=True)
+    st = get(page, "/api/game")
+    sources = [m.split("-")[0] for m in st["view"]["legal"] if "-" in m and m[0] != "t"]
+    source = next(x for x in sources if sources.count(x) == 1)
+    move = next(m for m in st["view"]["legal"] if m.startswith(source + "-"))
+    page.touchscreen.tap(*centre(page, cell(source)))
+    page.touchscreen.tap(*centre(page, cell(source)))
+    settled(page)
+    after = get(page, "/api/game")
+    assert after["last_move"] == move and after["view"]["moves"] == 1
+    no_errors(page)
+
+
 @pytest.mark.parametrize("size", PHONES, ids=PHONE_IDS)
 def test_holding_a_pile_then_dragging_it_swaps_by_touch(open_page: Callable[..., Page],
                                                       size: tuple[int, int]) -> None:
@@ -376,8 +392,11 @@ def test_holding_a_pile_then_dragging_it_swaps_by_touch(open_page: Callable[...,
     assert after["score"] == 72 and after["moves"] == 1
     page.click("#btn-menu")
     page.locator("#menu-list").get_by_role("button", name="Help and keys").click()
-    assert "hold your finger on one until it lifts" in (
-        page.locator("#help-body").text_content() or "")
+    help_text = page.locator("#help-body").text_content() or ""
+    assert "hold your finger on one until it lifts" in help_text
+    # a screen played by finger is told of taps, never of clicks or of Shift
+    assert "Tap the stock to deal" in help_text and "Tap a card twice" in help_text
+    assert "click" not in help_text.lower() and "Shift while" not in help_text
     no_errors(page)
 
 
