@@ -605,3 +605,23 @@ def test_a_third_longer_look_at_once_runs_with_the_default_table(
             table.review_session(session, time_limit=60.0, again=True)
         table.review_session(session, time_limit=60.0, again=True)
     assert asked == [None, entries_within(1536)]
+
+
+def test_picking_up_a_pile_says_which_card_moves_to_each_cell() -> None:
+    """In ``run`` mode a pile's lower card may move with the cards above it: the sentence
+    names that card for the cells that take it, as the engine moves them."""
+    game = Game.from_position(
+        "8C,7DTD,2C,4H,2D,5S8S,6S,4C/KS,4S,JH,3H,QC,7H,6S9S,9D/8H,4S,5C,JD,5D,6D,3C,3S "
+        "KH4DTS9DTHKSJS6H9S9HKCTCKCKD9C7CJHJS6C6H5SQSTSKD8D8HQS2SJCQH2CJC7S5H9H3H5CTD7HQH7C"
+        "2S6D6C5DQD3D8C4D4CQDJDKHTH7D2H9C7S5H8D4H2D3C8S3D3SQC 2HTC 0 4 classic")
+    g2 = CELL_NAMES.index("g2")
+    assert table.say_picked(game, g2, Words("en")) == (
+        "Picked up 9♠ from g2: it can go on g1; 6♠ with the card above it can go on h3.")
+    assert table.say_picked(game, g2, Words("fr")).endswith(
+        "6♠, avec 1 carte au-dessus, peut aller sur h3.")
+    # a pile whose top card alone goes somewhere, and one that goes nowhere
+    assert table.say_picked(game, CELL_NAMES.index("g1"), Words("en")) == (
+        "Picked up 6♠ from g1: it can go on h3.")
+    assert table.say_picked(game, CELL_NAMES.index("f1"), Words("en")) == (
+        "Picked up 8♠ from f1: it cannot be built anywhere now; drop it on an empty cell to "
+        "move the pile there.")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 from devilsgrip import i18n
 from devilsgrip.cards import CELL_NAMES, Card
-from devilsgrip.game import REDEAL, Game, MoveEffect, MoveKind, Source, Status, View
+from devilsgrip.game import REDEAL, Game, MoveEffect, MoveKind, Source, Status, View, grid_build
 from devilsgrip.i18n import N_
 from devilsgrip.rules import PRESETS, Rules
 from devilsgrip.session import PlaySession
@@ -289,10 +289,9 @@ def say_picked(game: Game, place: Place, words: Words,
         card = w.card(game.grid[place][-1])
         head = w.gettext("Picked up {card} from {cell}").format(card=card,
                                                                cell=CELL_NAMES[place])
-    cells = [CELL_NAMES[p] for p in (targets(game, place) if cells_to is None else cells_to)]
-    if cells:
-        where = w.gettext("it can go on {cells}").format(
-            cells=w.listing(cells, alternative=True))
+    to = targets(game, place) if cells_to is None else cells_to
+    if to:
+        where = _where_it_goes(game, place, to, w)
     elif place == TALON:
         where = w.gettext("it cannot be built anywhere now")
     else:
@@ -313,6 +312,29 @@ def say_hint(hint: Hint | None, game: Game, words: Words) -> str:
         told = _move_words(effect, w, with_fill=False).rstrip(".")
         return sentence(w.gettext("Hint: {move}: {reason}").format(move=told, reason=reason))
     return sentence(w.gettext("Hint: {reason}").format(reason=reason))
+
+
+def _where_it_goes(game: Game, place: Place, to: Sequence[Place], words: Words) -> str:
+    """Where a card picked up at ``place`` can be built (``to``, not empty): the top card
+    itself, and in ``run`` mode a lower card of the pile with the cards above it, each with
+    the cells it goes on, as the engine says which cards each build moves."""
+    w = words
+    runs: dict[int, list[str]] = {}  # by the number of cards moved: the cells
+    for cell in to:
+        moved = 1 if place == TALON else len(game.preview(grid_build(place, cell)).cards)
+        runs.setdefault(moved, []).append(CELL_NAMES[cell])
+    parts = []
+    for moved in sorted(runs):
+        cells = w.listing(runs[moved], alternative=True)
+        if moved == 1:
+            parts.append(w.gettext("it can go on {cells}").format(cells=cells))
+            continue
+        pile = game.grid[place]
+        parts.append(w.ngettext("{card} with the card above it can go on {cells}",
+                                "{card} with the {n} cards above it can go on {cells}",
+                                moved - 1).format(card=w.card(pile[len(pile) - moved]),
+                                                  n=moved - 1, cells=cells))
+    return "; ".join(parts)
 
 
 STATUS_LABELS: Final = {
