@@ -119,38 +119,30 @@ export function buildHelp() {
     for (const item of items) list.append(Object.assign(document.createElement("li"), { textContent: item }));
     return list;
   };
+  const touch = window.matchMedia("(pointer: coarse)").matches;
   body.append(
     h(t("The aim")),
     p(t("Build the piles of the grid up in suit along 2-5-8-J, 3-6-9-Q and 4-7-10-K. Your score is the number of cards left in the stock and the talon: lower is better, 0 wins.")),
-  );
-  // a screen played by finger (a phone, a tablet) is told of taps; one with a mouse, of clicks
-  if (window.matchMedia("(pointer: coarse)").matches) {
-    body.append(
-      h(t("Touch")),
-      ul([
-        t("Drag a card from the talon or the grid onto a pile that takes it."),
+    // a screen played by finger (a phone, a tablet) is told of taps; one with a mouse, of clicks
+    h(touch ? t("Touch") : t("Mouse and touch")),
+    ul([
+      t("Drag a card from the talon or the grid onto a pile that takes it."),
+      ...(touch ? [
         t("Or tap a card, then tap where it should go."),
         t("Tap a card twice to move it when it has exactly one place to go."),
         t("Tap the stock to deal; when it is empty, tap it to redeal."),
         t("Swaps: drag a pile onto an empty cell and the two cells exchange places. To swap two piles, hold your finger on one until it lifts, then drag it onto the other, or take the offer to swap shown after a drop that does not build. Swaps never change the score."),
-        t("A card dropped where it may not go returns, and the reason is shown."),
-      ]),
-    );
-  } else {
-    body.append(
-      h(t("Mouse and touch")),
-      ul([
-        t("Drag a card from the talon or the grid onto a pile that takes it."),
+      ] : [
         t("Or click a card, then click where it should go."),
         t("Double-click a card to move it when it has exactly one place to go."),
         t("Click the stock to deal; when it is empty, click it to redeal."),
         t("Swaps: drag a pile onto an empty cell and the two cells exchange places. To swap two piles, hold Shift while you drop one on the other, or take the offer to swap shown after a drop that does not build. Swaps never change the score."),
         t("On a touch screen, to swap two piles, hold your finger on one until it lifts, then drag it onto the other."),
-        t("A card dropped where it may not go returns, and the reason is shown."),
       ]),
-    );
-  }
-  body.append(h(t("Keyboard")));
+      t("A card dropped where it may not go returns, and the reason is shown."),
+    ]),
+    h(t("Keyboard")),
+  );
   const keys = [
     [t("Arrow keys or Tab"), t("move between the stock, the talon and the cells")],
     [t("Enter or Space"), t("pick up the card in focus, then drop it on the cell in focus")],
