@@ -809,15 +809,17 @@ class Game:
             return MoveEffect(move, piles=(grid[move.src], grid[move.dst]))
         return MoveEffect(move)
 
-    def preview(self, move: Move) -> MoveEffect:
+    def preview(self, move: Move, *, checked: bool = True) -> MoveEffect:
         """What ``move`` would do here (checked like :meth:`play`; the game is unchanged).
 
         The effect names the card that would fill a space: a screen or a hint
-        that must not show the stock's order leaves ``fill`` out.
+        that must not show the stock's order leaves ``fill`` out.  ``checked=False``
+        skips the check, for a move known legal (one of :meth:`generate_moves`'), as
+        :meth:`push` does.
         """
         if not isinstance(move, Move):
             raise TypeError(f"preview takes a Move, not {type(move).__name__}")
-        problem = self.reason(move)
+        problem = self.reason(move) if checked else None
         if problem is not None:
             raise problem
         self.push(move)

@@ -117,6 +117,8 @@ def test_every_effect_matches_what_changed(number: int, rules: str, seed: int) -
         move = rng.choice(moves)
         before = game.copy()
         preview = game.preview(move)
+        assert game.preview(move, checked=False) == preview  # a legal move: the same
+        assert game.position() == before.position()  # and the game unchanged
         game.play(move)
         effect = game.last_effect()
         assert effect == preview and effect is not None and effect.move == move

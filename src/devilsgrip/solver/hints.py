@@ -102,7 +102,7 @@ def _card_can_enter(game: Game) -> bool:
     for move in game.generate_moves():
         if move.kind == MoveKind.TALON:
             return True
-        if fills and move.kind == MoveKind.BUILD and game.preview(move).emptied:
+        if fills and move.kind == MoveKind.BUILD and game.preview(move, checked=False).emptied:
             return True
     return False
 

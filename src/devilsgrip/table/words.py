@@ -321,7 +321,9 @@ def _where_it_goes(game: Game, place: Place, to: Sequence[Place], words: Words) 
     w = words
     runs: dict[int, list[str]] = {}  # by the number of cards moved: the cells
     for cell in to:
-        moved = 1 if place == TALON else len(game.preview(grid_build(place, cell)).cards)
+        # a legal move (the places' own targets): told by the engine, not checked again
+        moved = 1 if place == TALON else len(
+            game.preview(grid_build(place, cell), checked=False).cards)
         runs.setdefault(moved, []).append(CELL_NAMES[cell])
     parts = []
     for moved in sorted(runs):
