@@ -17,8 +17,8 @@ from devilsgrip.web.api import view_dict
 from devilsgrip.web.server import COOKIE_NAME, ServerOptions, create_app
 
 MakeClient = Callable[..., TestClient]
-DONE_KEYS = {"status", "id", "review", "proven_share", "story", "number", "deal", "rules",
-             "costly", "positions"}
+DONE_KEYS = {"status", "id", "review", "proven_share", "story", "open_values", "number", "deal",
+             "rules", "costly", "positions"}
 COSTLY_KEYS = {"n", "move", "better", "cost", "best", "proven", "seen", "text", "played_text",
                "better_text", "seen_text", "arrows"}
 HISTORY_KEYS = {"id", "number", "deal", "rules", "status", "status_label", "score", "rating",

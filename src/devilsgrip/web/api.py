@@ -719,6 +719,7 @@ def review_doc(game_id: int | None, game: Game, review: Review, tr: Tr) -> dict[
         "review": review.to_dict(),
         "proven_share": review.proven_share,
         "story": table.say_review(review, game, tr),
+        "open_values": table.say_open_values(review, tr),
         "number": game.number,
         "deal": table.deal_label(game, tr),
         "rules": table.rules_label(game.rules, tr),

@@ -79,11 +79,10 @@ export function showDone(onMove, onLonger) {
     if (mark) onMove(Number(mark.dataset.n));
   });
   const parts = [story, figure];
-  // values left open: said under the chart, with the offer to look longer for them
-  const share = Number(doc.proven_share);
-  if (share < 1) {
-    const percent = new Intl.NumberFormat(app.settings.lang || "en", { style: "percent" }).format(share);
-    const note = Object.assign(document.createElement("p"), { className: "note open-values", textContent: t("{share} of the values are proven; the others are the best lines found in the time allowed.", { share: percent }) });
+  // values left open: said under the chart (as the table layer words it), with the offer
+  // to look longer for them
+  if (doc.open_values) {
+    const note = Object.assign(document.createElement("p"), { className: "note open-values", textContent: doc.open_values });
     parts.push(note);
     if (onLonger) {
       const longer = Object.assign(document.createElement("button"), { type: "button", id: "review-longer", textContent: t("Look longer") });
